@@ -1,0 +1,24 @@
+// The `worldtune` subcommands: each file in src/cli adds one (or a family) to the app.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <stdexcept>
+#include <string>
+
+namespace worldtune::cli {
+
+/// A user-facing failure: printed as one line "worldtune: <message>", exit code 1.
+struct CommandError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+void add_lower_command(CLI::App &app);
+void add_workloads_command(CLI::App &app);
+void add_measure_command(CLI::App &app);
+void add_tune_command(CLI::App &app);
+void add_records_commands(CLI::App &app);
+void add_baseline_command(CLI::App &app);
+void add_worker_command(CLI::App &app);
+
+}  // namespace worldtune::cli

@@ -1,0 +1,43 @@
+// Entry point of the `worldtune` command line: every failure becomes one clear line and exit code 1.
+#include "cli/Commands.h"
+
+#include "schedule/Action.h"
+#include "schedule/Apply.h"
+#include "workload/Spec.h"
+
+#include "Halide.h"
+
+#include <iostream>
+
+int main(int argc, char **argv) {
+    CLI::App app{"worldtune: an auto-scheduler for Halide pipelines guided by a compiler world model"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", WORLDTUNE_VERSION);
+    using namespace worldtune::cli;
+    add_lower_command(app);
+    add_workloads_command(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError &e) {
+        return app.exit(e);
+    } catch (const worldtune::SpecError &e) {
+        std::cerr << "worldtune: " << e.what() << "\n";
+        return 1;
+    } catch (const worldtune::ActionFormatError &e) {
+        std::cerr << "worldtune: " << e.what() << "\n";
+        return 1;
+    } catch (const worldtune::ScheduleError &e) {
+        std::cerr << "worldtune: invalid schedule: " << e.what() << "\n";
+        return 1;
+    } catch (const CommandError &e) {
+        std::cerr << "worldtune: " << e.what() << "\n";
+        return 1;
+    } catch (const Halide::Error &e) {
+        std::cerr << "worldtune: Halide error: " << worldtune::one_line(e.what()) << "\n";
+        return 1;
+    } catch (const std::exception &e) {
+        std::cerr << "worldtune: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}

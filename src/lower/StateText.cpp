@@ -1,0 +1,121 @@
+#include "lower/StateText.h"
+
+#include "schedule/Apply.h"
+#include "workload/Workload.h"
+
+#include <map>
+#include <regex>
+#include <sstream>
+
+namespace worldtune {
+
+using namespace Halide;
+
+Target text_target() {
+    return get_host_target().with_feature(Target::NoAsserts).with_feature(Target::NoBoundsQuery);
+}
+
+namespace {
+
+/// A lowering pass that changes nothing and keeps the text of the whole statement, as it stands after
+/// every other pass but before parallel loops are outlined into closures.
+class StmtCapture : public Internal::IRMutator {
+public:
+    std::string text;
+    using Internal::IRMutator::mutate;
+    Internal::Stmt mutate(const Internal::Stmt &s) override {
+        std::ostringstream out;
+        out << s;
+        text = out.str();
+        return s;
+    }
+};
+
+std::string lower_workload(Workload &w) {
+    StmtCapture capture;
+    Pipeline p = w.pipeline();
+    p.add_custom_lowering_pass(&capture, nullptr);
+    p.compile_to_module(w.arguments(), "state", text_target());
+    return capture.text;
+}
+
+std::string lower_prefix(const WorkloadSpec &spec, const ActionList &actions, size_t prefix) {
+    std::unique_ptr<Workload> w = build_workload(spec);
+    apply_actions(*w, ActionList(actions.begin(), actions.begin() + prefix));
+    return lower_workload(*w);
+}
+
+/// Lowers; a Halide error at lowering time becomes a ScheduleError without an index.
+std::string lower_or_throw(const WorkloadSpec &spec, const ActionList &actions, size_t prefix) {
+    try {
+        return lower_prefix(spec, actions, prefix);
+    } catch (const ScheduleError &) {
+        throw;
+    } catch (const Halide::Error &e) {
+        throw ScheduleError(-1, e.what());
+    }
+}
+
+bool is_boilerplate(const std::string &line) {
+    if (line.rfind("assert(", 0) == 0) return true;
+    return line.find("_halide_buffer_get_") != std::string::npos;
+}
+
+}  // namespace
+
+std::string canonicalize_stmt(const std::string &raw) {
+    // Drop top-level argument unpacking (zero indentation) and asserts.
+    std::istringstream in(raw);
+    std::string line, kept;
+    while (std::getline(in, line))
+        if (!is_boilerplate(line)) kept += line + "\n";
+
+    // Halide makes every Func name unique in the process ("acc", then "acc$1", ...): drop the counters.
+    static const std::regex counter(R"(\$\d+\b)");
+    kept = std::regex_replace(kept, counter, "");
+    // Temporaries: t123 -> t0, t1, ... in order of first appearance.
+    static const std::regex temp(R"(\bt\d+\b)");
+    std::map<std::string, std::string> temps;
+    std::string out;
+    size_t last = 0;
+    for (auto it = std::sregex_iterator(kept.begin(), kept.end(), temp); it != std::sregex_iterator(); ++it) {
+        out.append(kept, last, it->position() - last);
+        auto found = temps.find(it->str());
+        if (found == temps.end()) found = temps.emplace(it->str(), "t" + std::to_string(temps.size())).first;
+        out += found->second;
+        last = it->position() + it->length();
+    }
+    out.append(kept, last, std::string::npos);
+    return out;
+}
+
+std::string state_text(const WorkloadSpec &spec, const ActionList &actions, int prefix) {
+    size_t n = prefix < 0 ? actions.size() : std::min<size_t>(prefix, actions.size());
+    try {
+        return canonicalize_stmt(lower_or_throw(spec, actions, n));
+    } catch (const ScheduleError &e) {
+        if (e.action_index >= 0) throw;
+        // Find the first prefix that fails to lower, to name the action responsible.
+        size_t lo = 0, hi = n;  // prefix lo lowers (s_0 does), prefix hi fails
+        while (hi - lo > 1) {
+            size_t mid = (lo + hi) / 2;
+            try {
+                lower_prefix(spec, actions, mid);
+                lo = mid;
+            } catch (const std::exception &) {
+                hi = mid;
+            }
+        }
+        throw ScheduleError(n == 0 ? -1 : int(hi) - 1, e.halide_message);
+    }
+}
+
+std::vector<std::string> trajectory_texts(const WorkloadSpec &spec, const ActionList &actions) {
+    std::vector<std::string> texts;
+    for (size_t t = 0; t <= actions.size(); t++) texts.push_back(state_text(spec, actions, int(t)));
+    return texts;
+}
+
+void validate_actions(const WorkloadSpec &spec, const ActionList &actions) { state_text(spec, actions, -1); }
+
+}  // namespace worldtune

@@ -1,0 +1,191 @@
+#include "schedule/Apply.h"
+
+#include <algorithm>
+
+namespace worldtune {
+
+using namespace Halide;
+
+std::string one_line(const std::string &text) {
+    std::string out;
+    bool space = false;
+    for (char c : text) {
+        if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+            space = !out.empty();
+            continue;
+        }
+        if (space) out += ' ';
+        space = false;
+        out += c;
+    }
+    return out;
+}
+
+ScheduleError::ScheduleError(int index, const std::string &message)
+    : std::runtime_error(index >= 0 ? "action " + std::to_string(index) + ": " + one_line(message) : one_line(message)),
+      action_index(index), halide_message(one_line(message)) {}
+
+namespace {
+
+/// A refusal found by worldtune itself before Halide sees the directive.
+struct Refusal : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class Applier {
+public:
+    explicit Applier(Workload &w) : w_(w) {}
+
+    void apply(const Action &a) {
+        switch (a.kind) {
+        case ActionKind::Split: return split(a);
+        case ActionKind::Reorder: {
+            Stage s = stage(a.stage);
+            std::vector<VarOrRVar> order;
+            for (const std::string &d : a.dims) order.push_back(loop(s, a.stage, d));
+            s.reorder(order);
+            return;
+        }
+        case ActionKind::Fuse: {
+            Stage s = stage(a.stage);
+            s.fuse(loop(s, a.stage, a.dims[0]), loop(s, a.stage, a.dims[1]), VarOrRVar(a.dims[2], is_rvar(s, a.dims[0])));
+            return;
+        }
+        case ActionKind::Annotate: {
+            Stage s = stage(a.stage);
+            VarOrRVar v = loop(s, a.stage, a.dims[0]);
+            if (a.annotation == AnnotationKind::Parallel) s.parallel(v);
+            if (a.annotation == AnnotationKind::Vectorize) s.vectorize(v);
+            if (a.annotation == AnnotationKind::Unroll) s.unroll(v);
+            return;
+        }
+        case ActionKind::ComputeAt:
+        case ActionKind::StoreAt: {
+            Func f = func(a.stage);
+            Func consumer = func(a.consumer);
+            Stage last = consumer.num_update_definitions() > 0 ? consumer.update(consumer.num_update_definitions() - 1)
+                                                               : Stage(consumer);
+            LoopLevel level(consumer, loop(last, a.consumer, a.dims[0]));
+            if (a.kind == ActionKind::ComputeAt) f.compute_at(level);
+            else f.store_at(level);
+            return;
+        }
+        case ActionKind::ComputeRoot: func(a.stage).compute_root(); return;
+        case ActionKind::ComputeInline: func(a.stage).compute_inline(); return;
+        case ActionKind::RFactor: {
+            Stage s = stage(a.stage);
+            const std::string created = a.created_func();
+            if (w_.funcs.count(created)) throw Refusal("Func " + created + " already exists");
+            if (!is_rvar(s, a.dims[0])) throw Refusal("rfactor needs a reduction loop, '" + a.dims[0] + "' is pure");
+            Func rf = s.rfactor(RVar(a.dims[0]), Var(a.dims[1]));
+            w_.funcs[created] = rf;
+            return;
+        }
+        case ActionKind::Cache: return cache(a);
+        }
+    }
+
+private:
+    Workload &w_;
+
+    Func func(const std::string &name) {
+        auto it = w_.funcs.find(name);
+        if (it == w_.funcs.end()) throw Refusal("no Func named '" + name + "'");
+        return it->second;
+    }
+
+    Stage stage(const std::string &name) {
+        size_t dot = name.find(".u");
+        if (dot == std::string::npos) return Stage(func(name));
+        Func f = func(name.substr(0, dot));
+        int index = -1;
+        try {
+            index = std::stoi(name.substr(dot + 2));
+        } catch (...) {
+            throw Refusal("bad stage name '" + name + "'");
+        }
+        if (index < 0 || index >= f.num_update_definitions())
+            throw Refusal("Func " + f.name() + " has no update " + name.substr(dot + 2));
+        return f.update(index);
+    }
+
+    /// The stage's loop named `d`: Halide qualifies split loops ("n.n_0"), so match a trailing component.
+    const Internal::Dim *find_dim(const Stage &s, const std::string &d) {
+        for (const Internal::Dim &dim : s.get_schedule().dims()) {
+            const std::string &v = dim.var;
+            if (v == d || (v.size() > d.size() && v.compare(v.size() - d.size(), d.size(), d) == 0 &&
+                           v[v.size() - d.size() - 1] == '.'))
+                return &dim;
+        }
+        return nullptr;
+    }
+
+    bool is_rvar(const Stage &s, const std::string &d) {
+        const Internal::Dim *dim = find_dim(s, d);
+        return dim && dim->is_rvar();
+    }
+
+    VarOrRVar loop(const Stage &s, const std::string &stage_name, const std::string &d) {
+        const Internal::Dim *dim = find_dim(s, d);
+        if (!dim || d == Var::outermost().name()) {
+            std::string names;
+            for (const Internal::Dim &x : s.get_schedule().dims())
+                if (x.var != Var::outermost().name()) names += (names.empty() ? "" : " ") + x.var.substr(x.var.rfind('.') + 1);
+            throw Refusal("stage " + stage_name + " has no loop named '" + d + "' (loops: " + names + ")");
+        }
+        return VarOrRVar(d, dim->is_rvar());
+    }
+
+    void split(const Action &a) {
+        Stage s = stage(a.stage);
+        const std::string &dim = a.dims[0];
+        const bool rvar = loop(s, a.stage, dim).is_rvar;
+        const std::vector<std::string> names = a.split_names();
+        std::string current = dim;
+        const size_t n = a.factors.size();
+        for (size_t i = 0; i < n; i++) {
+            int64_t product = 1;
+            for (size_t j = i; j < n; j++) product *= a.factors[j];
+            const std::string inner = (i + 1 == n) ? names[n] : names[0] + "_r" + std::to_string(i + 1);
+            // Only the outermost split can leave a tail; the inner ones divide exactly.
+            TailStrategy tail = TailStrategy::Auto;
+            if (i == 0) tail = std::vector<TailStrategy>{TailStrategy::Auto, TailStrategy::GuardWithIf,
+                                                         TailStrategy::ShiftInwards, TailStrategy::RoundUp}[int(a.tail)];
+            s.split(VarOrRVar(current, rvar), VarOrRVar(names[i], rvar), VarOrRVar(inner, rvar), int(product), tail);
+            current = inner;
+        }
+    }
+
+    void cache(const Action &a) {
+        const std::string created = a.created_func();
+        if (w_.funcs.count(created)) throw Refusal("Func " + created + " already exists");
+        Func wrapper;
+        if (w_.is_input(a.stage)) {
+            auto it = std::find_if(w_.inputs.begin(), w_.inputs.end(), [&](const ImageParam &p) { return p.name() == a.stage; });
+            wrapper = a.consumer.empty() ? it->in() : it->in(func(a.consumer));
+        } else {
+            Func f = func(a.stage);
+            wrapper = a.consumer.empty() ? f.in() : f.in(func(a.consumer));
+        }
+        w_.funcs[created] = wrapper;
+    }
+};
+
+}  // namespace
+
+void apply_actions(Workload &w, const ActionList &actions) {
+    Applier applier(w);
+    for (size_t i = 0; i < actions.size(); i++) {
+        try {
+            applier.apply(actions[i]);
+        } catch (const Refusal &e) {
+            throw ScheduleError(int(i), e.what());
+        } catch (const Halide::Error &e) {
+            throw ScheduleError(int(i), e.what());
+        } catch (const std::exception &e) {
+            throw ScheduleError(int(i), e.what());
+        }
+    }
+}
+
+}  // namespace worldtune

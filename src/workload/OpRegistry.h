@@ -1,0 +1,66 @@
+// The ops worldtune knows, each one an OpDef: its spec keys, how to build its pipeline, its reference.
+//
+// How to add an op:
+//   1. Write src/workload/ops/<Name>.cpp defining `const OpDef &<name>_op()`: keys, validate, build,
+//      reference, flops. Name every Func, Var and RDom explicitly (names must not depend on the process).
+//   2. Declare it below and list it in all_ops() (OpRegistry.cpp).
+//   3. tests/WorkloadTest.cpp checks every listed op against its reference on small shapes, including
+//      non-divisible ones; add a shape of the new op to its table.
+#pragma once
+
+#include "workload/Spec.h"
+#include "workload/Workload.h"
+
+#include <functional>
+
+namespace worldtune {
+
+/// Helps an op's build function register its Funcs and inputs.
+class WorkloadBuilder {
+public:
+    explicit WorkloadBuilder(Workload &w) : w_(w) {}
+    /// A float32 input with `shape` in Halide order (innermost first), dense, min 0, with estimates.
+    Halide::ImageParam input(const std::string &name, const std::vector<int> &shape);
+    /// Registers a Func; `extents` are its pure dims' extents (innermost first). Call producers first.
+    void func(const Halide::Func &f, const std::vector<int64_t> &extents);
+    /// Registers the output (after every other Func): fixes its buffer shape and sets estimates.
+    void output(const Halide::Func &f, const std::vector<int> &shape);
+
+private:
+    Workload &w_;
+};
+
+struct OpDef {
+    std::string name;
+    std::string summary;  ///< one line: what it computes and the meaning of its keys
+    std::vector<SpecKey> keys;
+    /// Cross-key checks (e.g. groups divides C); throws SpecError. May be empty.
+    std::function<void(const WorkloadSpec &)> validate_keys;
+    std::function<void(const WorkloadSpec &, WorkloadBuilder &)> build;
+    /// Output at `coord` (Halide order) from the inputs, in plain C++.
+    std::function<double(const WorkloadSpec &, const std::vector<Halide::Buffer<float>> &, const std::vector<int> &)> reference;
+    std::function<double(const WorkloadSpec &)> flops;
+
+    void validate(const WorkloadSpec &spec) const {
+        if (validate_keys) validate_keys(spec);
+    }
+};
+
+const std::vector<const OpDef *> &all_ops();
+const OpDef *find_op(const std::string &name);
+
+const OpDef &matmul_op();
+const OpDef &batch_matmul_op();
+const OpDef &dense_op();
+const OpDef &conv2d_op();
+const OpDef &pool2d_op();
+const OpDef &softmax_op();
+const OpDef &layernorm_op();
+
+/// Activations shared by ops with an `act` key: none, relu, gelu (tanh approximation).
+Halide::Expr apply_activation(const std::string &act, Halide::Expr x);
+double reference_activation(const std::string &act, double x);
+/// FLOPs of one activation evaluation (for GFLOP/s accounting).
+double activation_flops(const std::string &act);
+
+}  // namespace worldtune

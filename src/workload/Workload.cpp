@@ -1,0 +1,162 @@
+#include "workload/Workload.h"
+
+#include "workload/OpRegistry.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+namespace worldtune {
+
+using namespace Halide;
+
+namespace {
+
+/// Halide makes Func names unique in the process ("acc", "acc$1", ...); worldtune names Funcs without the counter.
+std::string base_name(const std::string &name) {
+    size_t dollar = name.rfind('$');
+    if (dollar == std::string::npos || dollar + 1 == name.size()) return name;
+    for (size_t i = dollar + 1; i < name.size(); i++)
+        if (!std::isdigit(static_cast<unsigned char>(name[i]))) return name;
+    return name.substr(0, dollar);
+}
+
+bool mentions_call(const std::string &text, const std::string &name) {
+    for (size_t pos = text.find(name + "("); pos != std::string::npos; pos = text.find(name + "(", pos + 1)) {
+        char before = pos == 0 ? ' ' : text[pos - 1];
+        if (!std::isalnum(static_cast<unsigned char>(before)) && before != '_' && before != '.' && before != '$') return true;
+    }
+    return false;
+}
+
+/// The inputs a Func's definitions read (Halide prints an image call as `name(args)`).
+std::vector<std::string> input_calls(const Func &f, const std::vector<ImageParam> &inputs) {
+    std::ostringstream text;
+    Internal::Function fn = f.function();
+    for (const Expr &e : fn.values()) text << e << "\n";
+    for (const Internal::Definition &d : fn.updates())
+        for (const Expr &e : d.values()) text << e << "\n";
+    std::vector<std::string> names;
+    for (const ImageParam &p : inputs)
+        if (mentions_call(text.str(), p.name())) names.push_back(p.name());
+    return names;
+}
+
+}  // namespace
+
+bool StageInfo::has_reduction() const {
+    return std::any_of(dims.begin(), dims.end(), [](const LoopDim &d) { return d.reduction; });
+}
+
+bool FuncInfo::has_reduction() const {
+    return std::any_of(stages.begin(), stages.end(), [](const StageInfo &s) { return s.has_reduction(); });
+}
+
+std::vector<Argument> Workload::arguments() const {
+    std::vector<Argument> args;
+    for (const ImageParam &p : inputs) args.push_back(p);
+    return args;
+}
+
+const FuncInfo *Workload::find_func(const std::string &name) const {
+    for (const FuncInfo &f : func_infos)
+        if (f.name == name) return &f;
+    return nullptr;
+}
+
+const StageInfo *Workload::find_stage(const std::string &stage_name) const {
+    for (const FuncInfo &f : func_infos)
+        for (const StageInfo &s : f.stages)
+            if (s.name == stage_name) return &s;
+    return nullptr;
+}
+
+bool Workload::is_input(const std::string &name) const {
+    return std::any_of(inputs.begin(), inputs.end(), [&](const ImageParam &p) { return p.name() == name; });
+}
+
+ImageParam WorkloadBuilder::input(const std::string &name, const std::vector<int> &shape) {
+    ImageParam p(Float(32), static_cast<int>(shape.size()), name);
+    int stride = 1;
+    for (size_t d = 0; d < shape.size(); d++) {
+        p.dim(d).set_bounds(0, shape[d]).set_stride(stride);
+        p.dim(d).set_estimate(0, shape[d]);
+        stride *= shape[d];
+    }
+    w_.inputs.push_back(p);
+    w_.input_shapes.push_back(shape);
+    return p;
+}
+
+void WorkloadBuilder::func(const Func &f, const std::vector<int64_t> &extents) {
+    FuncInfo info;
+    info.name = base_name(f.name());
+    std::vector<Var> args = f.args();
+    if (args.size() != extents.size())
+        throw SpecError("internal: Func " + f.name() + " has " + std::to_string(args.size()) + " dims but " +
+                        std::to_string(extents.size()) + " extents");
+    for (size_t i = 0; i < args.size(); i++) info.dims.push_back({args[i].name(), extents[i], false});
+
+    StageInfo pure{info.name, info.name, -1, info.dims};
+    info.stages.push_back(pure);
+    for (int u = 0; u < f.num_update_definitions(); u++) {
+        StageInfo s{info.name + ".u" + std::to_string(u), info.name, u, {}};
+        for (const Internal::ReductionVariable &r : f.function().update(u).schedule().rvars()) {
+            const int64_t *extent = Internal::as_const_int(simplify(r.extent));
+            if (!extent) throw SpecError("internal: reduction " + r.var + " of " + f.name() + " has no constant extent");
+            s.dims.push_back({r.var, *extent, true});
+        }
+        // Pure vars that the update writes keep their place outside the reduction loops.
+        for (const Expr &arg : f.update_args(u))
+            if (const Internal::Variable *v = arg.as<Internal::Variable>())
+                for (const LoopDim &d : info.dims)
+                    if (d.name == v->name) s.dims.push_back(d);
+        info.stages.push_back(s);
+    }
+    for (const auto &call : Internal::find_direct_calls(f.function())) {
+        const std::string producer_name = base_name(call.first);
+        if (producer_name == info.name) continue;
+        info.producers.push_back(producer_name);
+        for (FuncInfo &producer : w_.func_infos)
+            if (producer.name == producer_name) producer.consumers.push_back(info.name);
+    }
+    // Inputs (ImageParams) appear as Image calls in the definitions.
+    for (const std::string &input : input_calls(f, w_.inputs)) info.producers.push_back(input);
+    w_.funcs[info.name] = f;
+    w_.func_infos.push_back(info);
+}
+
+void WorkloadBuilder::output(const Func &f, const std::vector<int> &shape) {
+    std::vector<int64_t> extents(shape.begin(), shape.end());
+    func(f, extents);
+    w_.func_infos.back().is_output = true;
+    w_.output = f;
+    w_.output_shape = shape;
+    Func out = f;
+    int stride = 1;
+    for (size_t d = 0; d < shape.size(); d++) {
+        out.output_buffer().dim(d).set_bounds(0, shape[d]).set_stride(stride);
+        stride *= shape[d];
+    }
+    std::vector<Range> estimates;
+    for (int s : shape) estimates.emplace_back(0, s);
+    out.set_estimates(estimates);
+}
+
+std::unique_ptr<Workload> build_workload(const WorkloadSpec &spec) {
+    const OpDef *op = find_op(spec.op());
+    if (!op) throw SpecError("unknown op '" + spec.op() + "'");
+    auto w = std::make_unique<Workload>();
+    w->spec = spec;
+    WorkloadBuilder builder(*w);
+    op->build(spec, builder);
+    w->flops = op->flops(spec);
+    if (!w->output.defined()) throw SpecError("internal: op " + spec.op() + " registered no output");
+    return w;
+}
+
+double reference_at(const Workload &w, const std::vector<Buffer<float>> &inputs, const std::vector<int> &coord) {
+    return find_op(w.spec.op())->reference(w.spec, inputs, coord);
+}
+
+}  // namespace worldtune

@@ -1,0 +1,75 @@
+// A workload: the Halide pipeline a spec names, with deterministic names, fixed shapes and estimates,
+// plus the facts the search needs about its stages (loop names, extents, producers and consumers).
+#pragma once
+
+#include "workload/Spec.h"
+
+#include "Halide.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace worldtune {
+
+/// One loop of a stage as Halide names it, with its extent in the unscheduled program.
+struct LoopDim {
+    std::string name;   ///< Halide's name: a pure Var ("x") or an RVar ("r$x")
+    int64_t extent = 1;
+    bool reduction = false;
+};
+
+/// One definition of a Func: the pure one (`update == -1`, named "f") or update i (named "f.u<i>").
+struct StageInfo {
+    std::string name;
+    std::string func;
+    int update = -1;
+    std::vector<LoopDim> dims;  ///< innermost first, as Halide orders loops by default
+    bool has_reduction() const;
+};
+
+/// One Func of the pipeline. Inputs are ImageParams and are not listed here.
+struct FuncInfo {
+    std::string name;
+    std::vector<LoopDim> dims;            ///< pure dims, innermost first, with the extents the output needs
+    std::vector<StageInfo> stages;        ///< the pure definition, then each update
+    std::vector<std::string> producers;   ///< Funcs and inputs this one reads
+    std::vector<std::string> consumers;   ///< Funcs that read this one
+    bool is_output = false;
+    bool has_reduction() const;
+    /// A pure Func with no update: a candidate for compute_inline.
+    bool is_pure() const { return stages.size() == 1; }
+};
+
+/// A built pipeline. Directives mutate its Funcs in place: build a fresh Workload for every state.
+class Workload {
+public:
+    WorkloadSpec spec;
+    std::vector<Halide::ImageParam> inputs;           ///< in argument order
+    std::vector<std::vector<int>> input_shapes;       ///< Halide order (innermost first)
+    Halide::Func output;
+    std::vector<int> output_shape;                    ///< Halide order (innermost first)
+    std::map<std::string, Halide::Func> funcs;        ///< every Func by name, the output included
+    std::vector<FuncInfo> func_infos;                 ///< producers before consumers; the output last
+    double flops = 0;                                 ///< floating-point operations of one run
+
+    Halide::Pipeline pipeline() const { return Halide::Pipeline(output); }
+    std::vector<Halide::Argument> arguments() const;
+    const FuncInfo *find_func(const std::string &name) const;
+    const StageInfo *find_stage(const std::string &stage_name) const;
+    /// The Func or ImageParam with this name as a Func handle (inputs only through `in()` wrappers).
+    bool is_input(const std::string &name) const;
+};
+
+/// Builds the pipeline of a spec. Throws SpecError for shapes the op cannot build.
+std::unique_ptr<Workload> build_workload(const WorkloadSpec &spec);
+inline std::unique_ptr<Workload> build_workload(const std::string &spec_text) {
+    return build_workload(WorkloadSpec::parse(spec_text));
+}
+
+/// The output of the unscheduled program at one point (Halide order), in double precision,
+/// computed by the op's plain C++ reference from the same inputs.
+double reference_at(const Workload &w, const std::vector<Halide::Buffer<float>> &inputs, const std::vector<int> &coord);
+
+}  // namespace worldtune
