@@ -1,0 +1,34 @@
+// How worldtune times a piece of code: warm-up, then repeats of enough runs to pass a minimum time,
+// reporting the median and spread of the per-run times. Candidates and baselines are timed alike.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+namespace worldtune {
+
+struct TimingParams {
+    int warmup_runs = 1;                ///< untimed runs first (caches, page faults, thread pool start)
+    int repeats = 5;                    ///< timed repeats; the median of their per-run times is the latency
+    double min_repeat_seconds = 0.02;   ///< each repeat loops the code until at least this long
+    double max_total_seconds = 10.0;    ///< stop repeating early once this much time was spent (at least 1 repeat)
+};
+
+struct TimingStats {
+    double median_s = 0;  ///< median over repeats of the mean time of one run
+    double min_s = 0;
+    double max_s = 0;
+    double mean_s = 0;
+    double stddev_s = 0;
+    int repeats = 0;
+    int runs_per_repeat = 0;
+    std::vector<double> samples_s;  ///< per-run time of each repeat
+};
+
+/// Times `run` (which must do one complete execution) under `params`.
+TimingStats time_callable(const std::function<void()> &run, const TimingParams &params);
+
+/// Wall-clock seconds from a monotonic clock.
+double now_seconds();
+
+}  // namespace worldtune
