@@ -16,6 +16,7 @@ int main(int argc, char **argv) {
     using namespace worldtune::cli;
     add_lower_command(app);
     add_workloads_command(app);
+    add_sample_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {

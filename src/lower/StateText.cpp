@@ -71,7 +71,7 @@ std::string canonicalize_stmt(const std::string &raw) {
         if (!is_boilerplate(line)) kept += line + "\n";
 
     // Halide makes every Func name unique in the process ("acc", then "acc$1", ...): drop the counters.
-    static const std::regex counter(R"(\$\d+\b)");
+    static const std::regex counter(R"(\$\d+)");
     kept = std::regex_replace(kept, counter, "");
     // Temporaries: t123 -> t0, t1, ... in order of first appearance.
     static const std::regex temp(R"(\bt\d+\b)");

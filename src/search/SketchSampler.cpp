@@ -1,0 +1,239 @@
+#include "search/SketchSampler.h"
+
+#include "lower/StateText.h"
+#include "schedule/Apply.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace worldtune {
+
+namespace {
+
+std::string inner_name(const std::string &dim, int level) {
+    Action a = Action::split("", dim, std::vector<int64_t>(level, 1));
+    return a.split_names().back();
+}
+
+std::string split_name(const std::string &dim, int levels, int index) {
+    Action a = Action::split("", dim, std::vector<int64_t>(levels, 1));
+    return a.split_names()[index];
+}
+
+}  // namespace
+
+SketchSampler::SketchSampler(const WorkloadSpec &spec, SamplerParams params, uint64_t seed)
+    : spec_(spec), params_(params), rng_(seed), workload_(build_workload(spec)) {}
+
+int SketchSampler::lanes() const {
+    if (params_.vector_lanes > 0) return params_.vector_lanes;
+    return Halide::get_host_target().natural_vector_size(Halide::Float(32));
+}
+
+int64_t SketchSampler::draw_tile(int64_t extent, bool vector_dim) {
+    // Candidates: powers of two and divisors of the extent, up to max_tile and the extent itself.
+    std::vector<int64_t> choices;
+    const int64_t cap = std::min<int64_t>(extent, params_.max_tile);
+    for (int64_t p = 1; p <= cap; p *= 2) choices.push_back(p);
+    for (int64_t d = 3; d <= cap; d++)
+        if (extent % d == 0 && (d & (d - 1)) != 0) choices.push_back(d);
+    if (vector_dim) {
+        // The vectorized loop: whole vectors when the extent allows it.
+        std::vector<int64_t> vec;
+        for (int64_t c : choices)
+            if (c % lanes() == 0) vec.push_back(c);
+        if (!vec.empty()) choices = vec;
+    }
+    std::uniform_int_distribution<size_t> pick(0, choices.size() - 1);
+    return choices[pick(rng_)];
+}
+
+const FuncInfo *SketchSampler::main_reduction() const {
+    const FuncInfo *best = nullptr;
+    double best_work = 0;
+    for (const FuncInfo &f : workload_->func_infos) {
+        if (!f.has_reduction()) continue;
+        double work = 1;
+        for (const LoopDim &d : f.stages.back().dims) work *= double(d.extent);
+        if (work > best_work) best = &f, best_work = work;
+    }
+    return best;
+}
+
+void SketchSampler::vectorize_pure(ActionList &out, const std::string &stage, const LoopDim &inner, int64_t extent) {
+    if (extent >= lanes()) {
+        out.push_back(Action::split(stage, inner.name, {lanes()}));
+        out.push_back(Action::annotate(stage, inner_name(inner.name, 1), AnnotationKind::Vectorize));
+    }
+}
+
+void SketchSampler::tile_output(ActionList &out, std::vector<int64_t> &tiles, std::string &tile_loop) {
+    const FuncInfo &f = workload_->func_infos.back();
+    std::vector<std::string> inner, outer;  // innermost first
+    tiles.clear();
+    for (size_t i = 0; i < f.dims.size(); i++) {
+        const LoopDim &d = f.dims[i];
+        int64_t tile = d.extent > 1 ? draw_tile(d.extent, i == 0) : 1;
+        tiles.push_back(tile);
+        if (d.extent <= 1) {
+            outer.push_back(d.name);
+            continue;
+        }
+        out.push_back(Action::split(f.name, d.name, {tile}));
+        inner.push_back(split_name(d.name, 1, 1));
+        outer.push_back(split_name(d.name, 1, 0));
+    }
+    std::vector<std::string> order = inner;
+    order.insert(order.end(), outer.begin(), outer.end());
+    if (order.size() > 1) out.push_back(Action::reorder(f.name, order));
+
+    // Fuse the k outermost outer loops into one parallel loop.
+    std::uniform_int_distribution<size_t> grain(1, outer.size());
+    const size_t k = grain(rng_);
+    std::string fused = outer.back();
+    for (size_t j = 1; j < k; j++) {
+        const std::string next = f.name + "_p" + std::to_string(j);
+        out.push_back(Action::fuse(f.name, outer[outer.size() - 1 - j], fused, next));
+        fused = next;
+    }
+    out.push_back(Action::annotate(f.name, fused, AnnotationKind::Parallel));
+    tile_loop = k == outer.size() ? fused : outer.front();
+    if (!inner.empty() && f.dims[0].extent > 1 && tiles[0] >= lanes())
+        out.push_back(Action::annotate(f.name, inner.front(), AnnotationKind::Vectorize));
+}
+
+void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const std::vector<int64_t> &pure_extents,
+                                bool at_root) {
+    const int pure_levels = at_root ? 2 : 1;  // splits per pure loop: SSS at root, SS inside a tile
+    std::vector<std::string> s_inner, s_mid, s_outer, r_inner, r_outer;
+    std::string vector_loop;  // the innermost piece of the first pure loop, when it is long enough
+    size_t pure_index = 0;
+    std::uniform_real_distribution<double> coin(0, 1);
+    for (const LoopDim &d : stage.dims) {
+        if (d.reduction) {
+            if (d.extent > 1 && coin(rng_) < 0.8) {
+                out.push_back(Action::split(stage.name, d.name, {draw_tile(d.extent, false)}));
+                r_inner.push_back(split_name(d.name, 1, 1));
+                r_outer.push_back(split_name(d.name, 1, 0));
+            } else {
+                r_outer.push_back(d.name);
+            }
+            continue;
+        }
+        const int64_t extent = pure_extents[pure_index];
+        const bool vector_dim = pure_index == 0;
+        pure_index++;
+        if (extent <= 1) {
+            s_outer.push_back(d.name);
+            continue;
+        }
+        int64_t inner = draw_tile(extent, vector_dim);
+        if (!vector_dim) inner = std::min<int64_t>(inner, params_.max_unroll);
+        if (at_root) {
+            int64_t mid = draw_tile(std::max<int64_t>(1, extent / inner), false);
+            out.push_back(Action::split(stage.name, d.name, {mid, inner}));
+            s_outer.push_back(split_name(d.name, 2, 0));
+            s_mid.push_back(split_name(d.name, 2, 1));
+            s_inner.push_back(split_name(d.name, 2, 2));
+        } else {
+            out.push_back(Action::split(stage.name, d.name, {inner}));
+            s_mid.push_back(split_name(d.name, 1, 0));
+            s_inner.push_back(split_name(d.name, 1, 1));
+        }
+        if (vector_dim && inner >= lanes()) vector_loop = s_inner.back();
+    }
+    // Innermost first: S_inner R_inner S_mid R_outer S_outer (Ansor's S R S R S read from the inside).
+    std::vector<std::string> order;
+    for (auto *group : {&s_inner, &r_inner, &s_mid, &r_outer, &s_outer}) order.insert(order.end(), group->begin(), group->end());
+    if (order.size() > 1) out.push_back(Action::reorder(stage.name, order));
+    if (!vector_loop.empty()) out.push_back(Action::annotate(stage.name, vector_loop, AnnotationKind::Vectorize));
+    if (s_inner.size() > 1 && coin(rng_) < 0.7) out.push_back(Action::annotate(stage.name, s_inner[1], AnnotationKind::Unroll));
+    if (at_root && !s_outer.empty()) {
+        std::string fused = s_outer.back();
+        if (s_outer.size() > 1 && coin(rng_) < 0.5) {
+            const std::string next = stage.func + "_p";
+            out.push_back(Action::fuse(stage.name, s_outer[s_outer.size() - 2], fused, next));
+            fused = next;
+        }
+        out.push_back(Action::annotate(stage.name, fused, AnnotationKind::Parallel));
+    }
+}
+
+void SketchSampler::schedule_fused_reduction(ActionList &out, const FuncInfo &f, const std::vector<int64_t> &tiles) {
+    const FuncInfo &output = workload_->func_infos.back();
+    std::vector<int64_t> extents;
+    for (const LoopDim &d : f.dims) {
+        int64_t e = d.extent;
+        for (size_t i = 0; i < output.dims.size(); i++)
+            if (output.dims[i].name == d.name) e = std::min(e, tiles[i]);
+        extents.push_back(e);
+    }
+    if (!f.dims.empty()) vectorize_pure(out, f.name, f.dims[0], extents[0]);
+    for (size_t s = 1; s < f.stages.size(); s++) tile_update(out, f.stages[s], extents, false);
+}
+
+void SketchSampler::schedule_root_reduction(ActionList &out, const FuncInfo &f) {
+    out.push_back(Action::compute_root(f.name));
+    std::vector<int64_t> extents;
+    for (const LoopDim &d : f.dims) extents.push_back(d.extent);
+    if (!f.dims.empty()) {
+        vectorize_pure(out, f.name, f.dims[0], extents[0]);
+        if (f.dims.size() > 1) out.push_back(Action::annotate(f.name, f.dims.back().name, AnnotationKind::Parallel));
+    }
+    for (size_t s = 1; s < f.stages.size(); s++) tile_update(out, f.stages[s], extents, true);
+}
+
+void SketchSampler::schedule_other(ActionList &out, const FuncInfo &f, const std::string &tile_loop) {
+    std::uniform_real_distribution<double> coin(0, 1);
+    const FuncInfo &output = workload_->func_infos.back();
+    if (f.is_pure() && coin(rng_) < params_.p_inline_elementwise) return;  // always-inline rule
+    if (coin(rng_) < 0.5) {
+        out.push_back(Action::compute_at(f.name, output.name, tile_loop));
+    } else {
+        out.push_back(Action::compute_root(f.name));
+        if (f.dims.size() > 1) out.push_back(Action::annotate(f.name, f.dims.back().name, AnnotationKind::Parallel));
+        if (f.dims.size() > 1 && f.stages.size() > 1)
+            out.push_back(Action::annotate(f.stages.back().name, f.dims.back().name, AnnotationKind::Parallel));
+    }
+    if (!f.dims.empty()) vectorize_pure(out, f.name, f.dims[0], f.dims[0].extent);
+}
+
+ActionList SketchSampler::draw() {
+    ActionList out;
+    std::vector<int64_t> tiles;
+    std::string tile_loop;
+    tile_output(out, tiles, tile_loop);
+    const FuncInfo *main = main_reduction();
+    std::uniform_real_distribution<double> coin(0, 1);
+    for (const FuncInfo &f : workload_->func_infos) {
+        if (f.is_output) continue;
+        if (&f == main) {
+            if (coin(rng_) < params_.p_root_reduction) {
+                schedule_root_reduction(out, f);
+            } else {
+                out.push_back(Action::compute_at(f.name, workload_->func_infos.back().name, tile_loop));
+                schedule_fused_reduction(out, f, tiles);
+            }
+        } else {
+            schedule_other(out, f, tile_loop);
+        }
+    }
+    return out;
+}
+
+ActionList SketchSampler::sample_valid() {
+    std::string last_error;
+    for (int i = 0; i < params_.max_tries; i++) {
+        ActionList actions = draw();
+        try {
+            validate_actions(spec_, actions);
+            return actions;
+        } catch (const ScheduleError &e) {
+            last_error = e.what();
+        }
+    }
+    throw std::runtime_error("no valid schedule for " + spec_.canonical() + " in " + std::to_string(params_.max_tries) +
+                             " draws; last error: " + last_error);
+}
+
+}  // namespace worldtune

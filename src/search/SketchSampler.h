@@ -1,0 +1,65 @@
+// Random schedules from Ansor-like sketch rules, in Halide terms.
+//
+// A sketch fixes the structure of a schedule; random annotation fills in its numbers:
+//   output tiling      split every loop of the output Func into (outer, inner) tiles, outer loops outermost,
+//                      the outermost k outer loops fused into one parallel loop (k random: parallel grain),
+//                      the innermost tile loop vectorized
+//   fused reduction    "multi-level tiling with fusion of the consumer" / "cache write": the main reduction
+//                      Func is computed inside the output's tile and its update is tiled S R S R S
+//                      (vectorized innermost pure loop, unrolled register block)
+//   root reduction     the main reduction computed at root and tiled S S R S R S on its own, with fused
+//                      parallel outer loops; the output epilogue scheduled separately
+//   other stages       simple elementwise stages stay inlined (always-inline) or are computed at a tile of
+//                      their consumer or at root; smaller reductions are computed at root or per output
+//                      tile, vectorized along their innermost pure loop
+//   unroll             random unrolling of small inner loops
+// Every sampled list is checked by lowering before it is returned, so callers get valid states only.
+#pragma once
+
+#include "schedule/Action.h"
+#include "workload/Workload.h"
+
+#include <random>
+
+namespace worldtune {
+
+/// Every knob of random sampling, with its default.
+struct SamplerParams {
+    int vector_lanes = 0;            ///< float32 lanes of a vector; 0: the host target's natural width
+    double p_root_reduction = 0.3;   ///< chance of the root-reduction sketch instead of the fused one
+    double p_inline_elementwise = 0.6;  ///< chance that a simple elementwise producer stays inlined
+    int max_tile = 128;              ///< largest tile extent drawn for a loop
+    int max_unroll = 8;              ///< largest loop extent the sampler unrolls
+    int max_tries = 50;              ///< draws per valid sample before giving up
+};
+
+class SketchSampler {
+public:
+    SketchSampler(const WorkloadSpec &spec, SamplerParams params, uint64_t seed);
+
+    /// One random schedule (not yet checked).
+    ActionList draw();
+    /// One random schedule that applies and lowers; throws std::runtime_error after max_tries failures.
+    ActionList sample_valid();
+
+    const Workload &workload() const { return *workload_; }
+    std::mt19937_64 &rng() { return rng_; }
+
+private:
+    WorkloadSpec spec_;
+    SamplerParams params_;
+    std::mt19937_64 rng_;
+    std::unique_ptr<Workload> workload_;  ///< read-only: the facts about stages, never scheduled
+
+    int lanes() const;
+    int64_t draw_tile(int64_t extent, bool vector_dim);
+    const FuncInfo *main_reduction() const;
+    void tile_output(ActionList &out, std::vector<int64_t> &tiles, std::string &tile_loop);
+    void schedule_fused_reduction(ActionList &out, const FuncInfo &f, const std::vector<int64_t> &tiles);
+    void schedule_root_reduction(ActionList &out, const FuncInfo &f);
+    void schedule_other(ActionList &out, const FuncInfo &f, const std::string &tile_loop);
+    void tile_update(ActionList &out, const StageInfo &stage, const std::vector<int64_t> &pure_extents, bool parallel_outer);
+    void vectorize_pure(ActionList &out, const std::string &stage, const LoopDim &inner, int64_t extent);
+};
+
+}  // namespace worldtune

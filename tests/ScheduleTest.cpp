@@ -1,0 +1,158 @@
+// Actions: every kind applies to a pipeline, prints, and round-trips through JSON; invalid lists give
+// a typed error naming the action; state texts are deterministic.
+#include "lower/StateText.h"
+#include "schedule/Action.h"
+#include "schedule/Apply.h"
+#include "search/SketchSampler.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <set>
+
+using namespace worldtune;
+
+namespace {
+
+const char *kMatmul = "matmul:M=40,N=48,K=36";
+
+ActionList parse(const std::string &json_text) { return actions_from_json(nlohmann::json::parse(json_text)); }
+
+struct KindCase {
+    const char *name;
+    const char *actions;  ///< JSON list whose last action is the kind under test
+    const char *marker;   ///< text the lowered state must contain
+};
+
+// One case per action kind (and per tail / annotation variant).
+const KindCase kCases[] = {
+    {"split_auto", R"([["SP","out","n",[8],"auto"]])", "out.s0.n.n_1"},
+    {"split_guard", R"([["SP","out","n",[7],"guard"]])", "out.s0.n.n_1"},
+    {"split_shift", R"([["SP","out","n",[7],"shift"]])", "out.s0.n.n_1"},
+    {"split_round", R"([["SP","out","n",[8],"round"]])", "out.s0.n.n_1"},
+    {"split_multi", R"([["SP","out","n",[4,3],"auto"]])", "n_2,"},
+    {"split_rvar", R"([["SP","acc.u0","k$x",[6],"auto"]])", "k_x_1"},
+    {"reorder", R"([["RE","out",["m","n"]]])", "for (out.s0.m"},
+    {"fuse", R"([["FU","out","n","m","nm"]])", ".nm,"},
+    {"parallel", R"([["AN","out","m","parallel"]])", "parallel (out.s0.m"},
+    {"vectorize", R"([["SP","out","n",[8],"auto"],["AN","out","n_1","vectorize"]])", "ramp("},
+    {"unroll", R"([["SP","out","n",[4],"auto"],["AN","out","n_1","unroll"]])", "out.s0.n.n_0"},
+    {"compute_at", R"([["CA","acc","out","m"]])", "produce acc"},
+    {"store_at", R"([["CA","acc","out","n"],["SA","acc","out","m"]])", "produce acc"},
+    {"compute_root", R"([["CR","acc"]])", "produce acc"},
+    {"compute_inline", R"([["CH","B","acc"],["CR","B_in_acc"],["CI","B_in_acc"]])", "produce out"},
+    {"rfactor", R"([["SP","acc.u0","k$x",[4],"auto"],["RF","acc.u0","k_x_1","ki"],["CR","acc_rf"]])", "acc_intm"},
+    {"cache_input", R"([["CH","B","acc"],["CA","B_in_acc","out","m"]])", "B_im"},
+    {"cache_func", R"([["CR","acc"],["CH","acc",""],["CR","acc_in"]])", "acc_global_wrapper"},
+};
+
+}  // namespace
+
+TEST(ScheduleTest, EveryKindAppliesAndChangesTheState) {
+    WorkloadSpec spec = WorkloadSpec::parse(kMatmul);
+    for (const KindCase &c : kCases) {
+        SCOPED_TRACE(c.name);
+        ActionList actions = parse(c.actions);
+        std::string text;
+        ASSERT_NO_THROW(text = state_text(spec, actions)) << c.actions;
+        EXPECT_NE(text, state_text(spec, actions, int(actions.size()) - 1)) << "the last action changed nothing";
+        EXPECT_NE(text.find(c.marker), std::string::npos) << text;
+    }
+}
+
+TEST(ScheduleTest, EveryKindRoundTripsThroughJson) {
+    std::set<std::string> tags;
+    for (const KindCase &c : kCases) {
+        for (const Action &a : parse(c.actions)) {
+            nlohmann::json j = a.to_json();
+            Action back = Action::from_json(nlohmann::json::parse(j.dump()));
+            EXPECT_EQ(back, a) << j.dump();
+            EXPECT_EQ(back.to_json(), j);
+            tags.insert(a.tag());
+        }
+    }
+    EXPECT_EQ(tags.size(), 10u) << "every action kind must have a case";
+}
+
+TEST(ScheduleTest, MalformedActionJsonIsRefused) {
+    const char *bad[] = {R"(["XX","out"])", R"(["SP","out","n",[],"auto"])", R"(["SP","out","n",[0],"auto"])",
+                         R"(["SP","out","n",[4],"sideways"])", R"(["AN","out","n","spin"])", R"(["RE","out",["n"]])",
+                         R"({"t":"SP"})", R"(["CR"])", R"(["CR",""])"};
+    for (const char *text : bad) EXPECT_THROW(Action::from_json(nlohmann::json::parse(text)), ActionFormatError) << text;
+}
+
+TEST(ScheduleTest, InvalidActionListNamesTheFailingAction) {
+    WorkloadSpec spec = WorkloadSpec::parse(kMatmul);
+    // Unknown loop: refused when applied.
+    try {
+        state_text(spec, parse(R"([["SP","out","n",[8],"auto"],["AN","out","zz","parallel"]])"));
+        FAIL() << "expected ScheduleError";
+    } catch (const ScheduleError &e) {
+        EXPECT_EQ(e.action_index, 1);
+        EXPECT_NE(std::string(e.what()).find("zz"), std::string::npos);
+    }
+    // Vectorizing a loop whose extent is not constant: refused only when lowering; still named.
+    try {
+        state_text(spec, parse(R"([["SP","out","n",[7],"guard"],["CA","acc","out","n_0"],["AN","acc","n","vectorize"]])"));
+        FAIL() << "expected ScheduleError";
+    } catch (const ScheduleError &e) {
+        EXPECT_EQ(e.action_index, 2) << e.what();
+        EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+    }
+    // Unknown Func; rfactor of a stage without reduction; a consumer that does not exist.
+    EXPECT_THROW(state_text(spec, parse(R"([["CR","nope"]])")), ScheduleError);
+    EXPECT_THROW(state_text(spec, parse(R"([["RF","out","n","q"]])")), ScheduleError);
+    EXPECT_THROW(state_text(spec, parse(R"([["CA","acc","ghost","n"]])")), ScheduleError);
+}
+
+TEST(ScheduleTest, StateTextIsDeterministicWithinAndAcrossProcesses) {
+    WorkloadSpec spec = WorkloadSpec::parse("matmul:M=33,N=47,K=31");
+    ActionList actions = parse(R"([["SP","out","n",[16],"guard"],["SP","out","m",[4],"auto"],["RE","out",["n_1","m_1","n_0","m_0"]],
+        ["FU","out","n_0","m_0","t"],["AN","out","t","parallel"],["CA","acc","out","t"],["CH","B","acc"],["CR","B_in_acc"]])");
+    const std::string first = state_text(spec, actions);
+    for (int i = 0; i < 3; i++) EXPECT_EQ(state_text(spec, actions), first);
+    // Another process (the CLI) prints the same bytes.
+    const std::string file = testing::TempDir() + "/actions.json";
+    {
+        std::ofstream out(file);
+        out << actions_to_json(actions).dump();
+    }
+    const std::string cmd = std::string(WORLDTUNE_BINARY) + " lower matmul:M=33,N=47,K=31 --actions " + file;
+    FILE *pipe = popen(cmd.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string other;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) other.append(buf, n);
+    EXPECT_EQ(pclose(pipe), 0);
+    EXPECT_EQ(other, first);
+}
+
+TEST(ScheduleTest, TrajectoryTextsHaveOnePerPrefix) {
+    WorkloadSpec spec = WorkloadSpec::parse(kMatmul);
+    ActionList actions = parse(R"([["SP","out","n",[8],"auto"],["AN","out","n_1","vectorize"],["AN","out","m","parallel"]])");
+    std::vector<std::string> texts = trajectory_texts(spec, actions);
+    ASSERT_EQ(texts.size(), 4u);
+    EXPECT_EQ(texts[0], state_text(spec, {}));
+    EXPECT_EQ(texts[3], state_text(spec, actions));
+    for (size_t i = 1; i < texts.size(); i++) EXPECT_NE(texts[i], texts[i - 1]);
+}
+
+TEST(ScheduleTest, SamplerGivesValidDistinctSchedules) {
+    const uint64_t seed = std::random_device{}();
+    std::cout << "seed " << seed << "\n";
+    for (const char *text : {"matmul:M=64,N=64,K=64", "matmul:M=31,N=17,K=13"}) {
+        WorkloadSpec spec = WorkloadSpec::parse(text);
+        SketchSampler sampler(spec, SamplerParams{}, seed);
+        std::set<std::string> seen;
+        for (int i = 0; i < 10; i++) {
+            ActionList actions = sampler.sample_valid();
+            EXPECT_NO_THROW(validate_actions(spec, actions));
+            seen.insert(actions_to_json(actions).dump());
+        }
+        EXPECT_GT(seen.size(), 5u) << text;
+    }
+}
