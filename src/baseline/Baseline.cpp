@@ -2,6 +2,7 @@
 #include "baseline/Baseline.h"
 
 #include "baseline/Peer.h"
+#include "measure/OutputCheck.h"
 #include "schedule/Apply.h"
 #include "workload/OpRegistry.h"
 
@@ -10,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <random>
 #include <sstream>
 #include <thread>
 
@@ -47,56 +47,14 @@ std::string no_routine_reason(const std::string &peer, const std::string &op) {
     return peer + " has no routine for " + op;
 }
 
-std::vector<Halide::Buffer<float>> random_inputs(const Workload &w, uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-    std::vector<Halide::Buffer<float>> inputs;
-    for (const std::vector<int> &shape : w.input_shapes) {
-        Halide::Buffer<float> b(shape);
-        float *data = b.data();
-        for (size_t i = 0; i < b.number_of_elements(); i++) data[i] = uniform(rng);
-        inputs.push_back(std::move(b));
-    }
-    return inputs;
-}
-
-namespace {
-
-/// The longest reduction of the workload (product of one stage's reduction extents), at least 1.
-double reduction_length(const Workload &w) {
-    double longest = 1;
-    for (const FuncInfo &f : w.func_infos)
-        for (const StageInfo &s : f.stages) {
-            double n = 1;
-            for (const LoopDim &d : s.dims)
-                if (d.reduction) n *= double(d.extent);
-            longest = std::max(longest, n);
-        }
-    return longest;
-}
-
-}  // namespace
-
-double check_output(const Workload &w, const std::vector<Halide::Buffer<float>> &inputs, const Halide::Buffer<float> &out,
-                    int points, uint64_t seed, double rtol, double atol) {
-    const double floor = atol * std::sqrt(reduction_length(w)) / rtol;
-    const std::vector<int> &shape = w.output_shape;
-    std::vector<std::vector<int>> coords;
-    coords.emplace_back(shape.size(), 0);
-    std::vector<int> last;
-    for (int extent : shape) last.push_back(extent - 1);
-    coords.push_back(last);
-    std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
-    for (int i = 0; i < points; i++) {
-        std::vector<int> c;
-        for (int extent : shape) c.push_back(std::uniform_int_distribution<int>(0, extent - 1)(rng));
-        coords.push_back(c);
-    }
+double max_relative_error(const Workload &w, const std::vector<Halide::Buffer<float>> &inputs,
+                          const Halide::Buffer<float> &out, double rtol, double atol, uint64_t seed) {
+    const double floor = atol * std::sqrt(double(reduction_length(w))) / rtol;
     double worst = 0;
-    for (const std::vector<int> &c : coords) {
-        const double got = out(c);
-        const double ref = reference_at(w, inputs, c);
+    for (const std::vector<int> &c : check_points(w.output_shape, seed)) {
+        const double got = out(c.data());
         if (!std::isfinite(got)) return std::numeric_limits<double>::infinity();
+        const double ref = reference_at(w, inputs, c);
         worst = std::max(worst, std::abs(got - ref) / (std::abs(ref) + floor));
     }
     return worst;
@@ -147,9 +105,13 @@ BaselineResult run_baseline_in_process(const std::string &name, const WorkloadSp
         r.timing = time_callable(program.run, params.timing);
         if (program.finish) program.finish(out);
         if (r.timing.median_s > 0) r.gflops = w->flops / r.timing.median_s * 1e-9;
-        r.max_rel_error = check_output(*w, inputs, out, params.check_points, params.seed, params.rtol, params.atol);
+        r.max_rel_error = max_relative_error(*w, inputs, out, params.rtol, params.atol, params.seed);
         r.output_checked = true;
         r.check_passed = r.max_rel_error <= params.rtol;
+        if (!r.check_passed) {
+            CheckReport report = check_output(*w, inputs, out, params.rtol, params.atol, params.seed);
+            r.error = "wrong output: " + (report.first_mismatch.empty() ? "non-finite value" : report.first_mismatch);
+        }
     } catch (const Halide::Error &e) {
         r.error = "Halide error: " + one_line(e.what());
     } catch (const std::exception &e) {
@@ -227,7 +189,6 @@ std::vector<std::string> baseline_worker_args(const std::string &name, const Wor
             "--max-time", num(p.timing.max_total_seconds),
             "--cache-bytes", std::to_string(p.cache_bytes),
             "--balance", num(p.balance),
-            "--check-points", std::to_string(p.check_points),
             "--rtol", num(p.rtol),
             "--atol", num(p.atol),
             "--seed", std::to_string(p.seed)};

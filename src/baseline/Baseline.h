@@ -31,7 +31,6 @@ struct BaselineParams {
     double timeout_seconds = 600;               ///< per peer, in the child process: search + compile + timing
     uint64_t cache_bytes = 16ull << 20;         ///< last-level cache size given to Halide's autoschedulers
     float balance = 40;                         ///< MachineParams::balance (load cost vs. arithmetic)
-    int check_points = 64;                      ///< sampled output points compared with reference_at
     double rtol = 1e-3;                         ///< as MeasureParams: a point passes when |got - ref| <=
     double atol = 1e-3;                         ///< rtol * |ref| + atol * sqrt(reduction length)
     uint64_t seed = 1;                          ///< random inputs (uniform in [-1, 1]) and sampled points
@@ -70,7 +69,8 @@ std::string baseline_unavailable_reason(const std::string &name, const WorkloadS
 BaselineResult run_baseline_in_process(const std::string &name, const WorkloadSpec &spec, const BaselineParams &params);
 
 /// Runs one peer in a child process `worker_binary __baseline_worker ...` with HL_NUM_THREADS,
-/// OMP_NUM_THREADS and OPENBLAS_NUM_THREADS set to params.threads, killed after params.timeout_seconds.
+/// OMP_NUM_THREADS and OPENBLAS_NUM_THREADS set to params.threads (and OMP_WAIT_POLICY=PASSIVE unless
+/// this process's environment sets it), killed after params.timeout_seconds.
 /// A crash, a timeout or unreadable output becomes `error`. An unavailable peer starts no process.
 BaselineResult run_baseline_subprocess(const std::string &worker_binary, const std::string &name,
                                        const WorkloadSpec &spec, const BaselineParams &params);

@@ -55,7 +55,9 @@ Peer autoscheduler_peer(const std::string &peer_name, const std::string &schedul
         }
         Halide::Buffer<float> output = out;  // shares out's storage
         program.run = [pipeline, output]() mutable { pipeline.realize(output); };
-        program.detail = scheduler + ", " + target.to_string();
+        program.detail = scheduler;
+        for (const char *var : {"HL_BEAM_SIZE", "HL_NUM_PASSES", "HL_RANDOM_DROPOUT", "HL_SEED"})
+            if (const char *value = getenv(var)) program.detail += std::string(" ") + var + "=" + value;
         return program;
     };
     return p;

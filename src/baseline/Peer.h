@@ -45,13 +45,10 @@ const Peer &libtorch_peer();
 const std::vector<const Peer *> &all_peers();
 const Peer *find_peer(const std::string &name);
 
-/// Uniform [-1, 1] inputs of the workload's input shapes, from `seed`.
-std::vector<Halide::Buffer<float>> random_inputs(const Workload &w, uint64_t seed);
-
-/// Compares `out` with reference_at on `points` sampled coordinates (plus the first and last);
-/// returns max_rel_error as BaselineResult defines it (infinity for a NaN or a non-finite output).
-double check_output(const Workload &w, const std::vector<Halide::Buffer<float>> &inputs, const Halide::Buffer<float> &out,
-                    int points, uint64_t seed, double rtol, double atol);
+/// max_rel_error as BaselineResult defines it, over measure/OutputCheck's check_points (the points
+/// candidates are checked at); infinity when a checked output is not finite.
+double max_relative_error(const Workload &w, const std::vector<Halide::Buffer<float>> &inputs,
+                          const Halide::Buffer<float> &out, double rtol, double atol, uint64_t seed);
 
 /// Runs body(begin, end) over [0, n) split in `threads` contiguous chunks, on the calling thread and
 /// threads - 1 helper threads (for the small epilogues of library calls that are not threaded themselves).

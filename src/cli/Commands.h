@@ -1,6 +1,8 @@
 // The `worldtune` subcommands: each file in src/cli adds one (or a family) to the app.
 #pragma once
 
+#include "measure/Measurer.h"
+
 #include <CLI/CLI.hpp>
 
 #include <stdexcept>
@@ -12,6 +14,9 @@ namespace worldtune::cli {
 struct CommandError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+/// --threads, --repeats, --min-time, --timeout into `params`.
+void add_measure_options(CLI::App *cmd, MeasureParams &params);
 
 void add_lower_command(CLI::App &app);
 void add_workloads_command(CLI::App &app);

@@ -17,6 +17,11 @@ int main(int argc, char **argv) {
     add_lower_command(app);
     add_workloads_command(app);
     add_sample_command(app);
+    add_measure_command(app);
+    add_tune_command(app);
+    add_records_commands(app);
+    add_worker_command(app);
+    add_baseline_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {

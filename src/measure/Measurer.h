@@ -103,6 +103,9 @@ private:
     int64_t next_request_id_ = 0;
 };
 
+/// A latency for people: "850 us", "12.3 ms", "1.52 s" (three significant digits).
+std::string format_seconds(double seconds);
+
 /// Now as ISO 8601 UTC with milliseconds: "2024-05-01T12:34:56.789Z".
 std::string utc_timestamp();
 

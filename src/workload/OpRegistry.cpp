@@ -7,6 +7,12 @@ namespace worldtune {
 const std::vector<const OpDef *> &all_ops() {
     static const std::vector<const OpDef *> ops = {
         &matmul_op(),
+        &batch_matmul_op(),
+        &dense_op(),
+        &conv2d_op(),
+        &pool2d_op(),
+        &softmax_op(),
+        &layernorm_op(),
     };
     return ops;
 }

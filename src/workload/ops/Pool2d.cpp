@@ -4,6 +4,7 @@
 // max and 0 for avg), acc (the window reduction), out (acc, or acc / (R*S) for avg: count_include_pad).
 #include "workload/OpRegistry.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace worldtune {

@@ -1,0 +1,22 @@
+// Network presets: each network as the list of its distinct subgraph specs and how often each occurs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace worldtune {
+
+/// One distinct subgraph of a network: its canonical spec text and its number of occurrences.
+struct PresetEntry {
+    std::string spec;
+    int count;
+};
+
+/// The known networks: resnet50, mobilenet_v2, bert_base, gpt2 (batch 1; sequence length 128 for the
+/// transformers).
+const std::vector<std::string> &preset_names();
+
+/// The subgraphs of a network, distinct and in network order. Throws SpecError naming the known networks.
+std::vector<PresetEntry> preset(const std::string &name);
+
+}  // namespace worldtune

@@ -1,0 +1,173 @@
+// Measurement in worker processes: a good schedule measures; every failure mode (refused actions, runtime
+// errors, wrong output, hangs, crashes) becomes its error kind and the rest of the batch still measures.
+#include "measure/Hardware.h"
+#include "measure/Measurer.h"
+#include "measure/OutputCheck.h"
+#include "schedule/Apply.h"
+#include "workload/Workload.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+using namespace worldtune;
+
+namespace {
+
+const char *kSpec = "matmul:M=64,N=64,K=64";
+const char *kGoodSchedule =
+    R"([["SP","out","n",[8],"auto"],["AN","out","n_1","vectorize"],["AN","out","m","parallel"],["CA","acc","out","n_0"]])";
+
+ActionList parse(const std::string &text) { return actions_from_json(nlohmann::json::parse(text)); }
+
+MeasureParams fast_params() {
+    MeasureParams p;
+    p.worker_binary = WORLDTUNE_BINARY;
+    p.timing.repeats = 3;
+    p.timing.min_repeat_seconds = 0.002;
+    p.timeout_seconds = 20;
+    return p;
+}
+
+/// Sets WORLDTUNE_TEST_FAULT for the workers started while it lives.
+struct ScopedFault {
+    explicit ScopedFault(const char *value) { setenv("WORLDTUNE_TEST_FAULT", value, 1); }
+    ~ScopedFault() { unsetenv("WORLDTUNE_TEST_FAULT"); }
+};
+
+void expect_ok(const MeasureResult &r) {
+    EXPECT_EQ(r.error, ErrorKind::None) << error_kind_name(r.error) << ": " << r.error_msg;
+    EXPECT_GT(r.timing.median_s, 0);
+    EXPECT_GT(r.gflops, 0);
+}
+
+TEST(Measure, ErrorKindNamesRoundTrip) {
+    for (ErrorKind k : {ErrorKind::None, ErrorKind::Schedule, ErrorKind::Compile, ErrorKind::Runtime,
+                        ErrorKind::WrongOutput, ErrorKind::Timeout, ErrorKind::Crash})
+        EXPECT_EQ(error_kind_from_name(error_kind_name(k)), k);
+    EXPECT_STREQ(error_kind_name(ErrorKind::WrongOutput), "wrong_output");
+    EXPECT_THROW(error_kind_from_name("bogus"), std::invalid_argument);
+}
+
+TEST(Measure, HardwareDescribesThisMachine) {
+    const nlohmann::json &hw = hardware_json();
+    EXPECT_GT(hw.value("logical_cores", 0), 0);
+    EXPECT_FALSE(hw.value("halide_target", std::string()).empty());
+    EXPECT_FALSE(hardware_summary().empty());
+}
+
+TEST(Measure, ValidScheduleMeasures) {
+    Measurer m(fast_params());
+    const MeasureResult r = m.measure_one(WorkloadSpec::parse(kSpec), parse(kGoodSchedule));
+    expect_ok(r);
+    EXPECT_EQ(r.spec, kSpec);
+    EXPECT_EQ(r.actions, nlohmann::json::parse(kGoodSchedule));
+    EXPECT_GT(r.compile_seconds, 0);
+    EXPECT_EQ(r.timing.repeats, 3);
+    EXPECT_EQ(r.threads, 2);
+    EXPECT_EQ(r.version, WORLDTUNE_VERSION);
+    EXPECT_FALSE(r.target.empty());
+    EXPECT_EQ(r.timestamp.size(), 24u) << r.timestamp;
+    EXPECT_TRUE(r.hardware.contains("logical_cores"));
+}
+
+TEST(Measure, LongReductionPassesTheCheck) {
+    // K=1024: float32 sums drift; the tolerance must accept a correct schedule (and the unscheduled one).
+    Measurer m(fast_params());
+    const auto results = m.measure(WorkloadSpec::parse("matmul:M=33,N=70,K=1024"),
+                                   {parse(kGoodSchedule), ActionList{},
+                                    parse(R"([["SP","acc.u0","k$x",[16],"auto"],["RE","acc.u0",["n","k$x_1","k$x_0","m"]]])")});
+    for (const MeasureResult &r : results) expect_ok(r);
+}
+
+TEST(Measure, RefusedActionGivesScheduleErrorWithIndex) {
+    Measurer m(fast_params());
+    const WorkloadSpec spec = WorkloadSpec::parse(kSpec);
+    // Refused when applied: no loop named "nope".
+    const MeasureResult applied = m.measure_one(spec, parse(R"([["SP","out","n",[8],"auto"],["AN","out","nope","vectorize"]])"));
+    EXPECT_EQ(applied.error, ErrorKind::Schedule);
+    EXPECT_EQ(applied.error_action, 1);
+    EXPECT_NE(applied.error_msg.find("nope"), std::string::npos) << applied.error_msg;
+    // Refused only when lowered: acc computed inside a loop of `out` that does not exist at that level.
+    const MeasureResult lowered = m.measure_one(
+        spec, parse(R"([["SP","out","n",[8],"auto"],["CA","acc","out","n_0"],["RE","out",["m","n_1","n_0"]],["AN","out","m","vectorize"]])"));
+    EXPECT_EQ(lowered.error, ErrorKind::Schedule) << error_kind_name(lowered.error) << ": " << lowered.error_msg;
+    // The worker goes on measuring.
+    expect_ok(m.measure_one(spec, parse(kGoodSchedule)));
+}
+
+TEST(Measure, OutOfBoundsTailIsARuntimeError) {
+    // RoundUp on 60 = 7.5 x 8 writes out(60..63), beyond the fixed output buffer.
+    Measurer m(fast_params());
+    const MeasureResult r = m.measure_one(WorkloadSpec::parse("matmul:M=60,N=60,K=64"),
+                                          parse(R"([["SP","out","n",[8],"round"],["AN","out","n_1","vectorize"]])"));
+    EXPECT_EQ(r.error, ErrorKind::Runtime) << error_kind_name(r.error) << ": " << r.error_msg;
+    EXPECT_FALSE(r.error_msg.empty());
+    EXPECT_EQ(r.gflops, 0);
+}
+
+TEST(Measure, WrongOutputIsFlagged) {
+    ScopedFault fault("wrong@1");
+    Measurer m(fast_params());
+    const ActionList good = parse(kGoodSchedule);
+    const auto results = m.measure(WorkloadSpec::parse(kSpec), {good, good, good});
+    ASSERT_EQ(results.size(), 3u);
+    expect_ok(results[0]);
+    EXPECT_EQ(results[1].error, ErrorKind::WrongOutput) << results[1].error_msg;
+    EXPECT_NE(results[1].error_msg.find("reference"), std::string::npos) << results[1].error_msg;
+    expect_ok(results[2]);
+}
+
+TEST(Measure, CheckFindsWrongValuesInBigOutputs) {
+    // Outputs over 4096 points are sampled: corners and random points, and a wrong value is caught.
+    auto w = build_workload("matmul:M=100,N=90,K=1024");
+    const auto inputs = random_inputs(*w, 7);
+    for (size_t i = 0; i < w->inputs.size(); i++) w->inputs[i].set(inputs[i]);
+    Halide::Buffer<float> out(w->output_shape);
+    w->pipeline().realize(out);
+    EXPECT_TRUE(check_output(*w, inputs, out, 1e-3, 1e-3, 7).ok);
+    const auto points = check_points(w->output_shape, 7);
+    EXPECT_GE(points.size(), 512u);
+    EXPECT_LT(points.size(), 700u);
+    out(89, 99) += 0.5f;  // the last corner
+    const CheckReport report = check_output(*w, inputs, out, 1e-3, 1e-3, 7);
+    EXPECT_FALSE(report.ok);
+    EXPECT_EQ(report.mismatches, 1);
+    EXPECT_NE(report.first_mismatch.find("out(89, 99)"), std::string::npos) << report.first_mismatch;
+}
+
+TEST(Measure, HangTimesOutAndTheNextCandidateMeasures) {
+    ScopedFault fault("hang@0");
+    MeasureParams p = fast_params();
+    p.timeout_seconds = 2;
+    Measurer m(p);
+    const ActionList good = parse(kGoodSchedule);
+    const auto results = m.measure(WorkloadSpec::parse(kSpec), {good, good});
+    ASSERT_EQ(results.size(), 2u);
+    EXPECT_EQ(results[0].error, ErrorKind::Timeout) << results[0].error_msg;
+    EXPECT_GE(results[0].wall_seconds, 2.0);
+    EXPECT_LT(results[0].wall_seconds, 4.0);
+    expect_ok(results[1]);
+}
+
+TEST(Measure, CrashesAreRecordedAndTheBatchGoesOn) {
+    ScopedFault fault("crash@0,segv@1");
+    Measurer m(fast_params());
+    const ActionList good = parse(kGoodSchedule);
+    const auto results = m.measure(WorkloadSpec::parse(kSpec), {good, good, good});
+    ASSERT_EQ(results.size(), 3u);
+    EXPECT_EQ(results[0].error, ErrorKind::Crash);
+    EXPECT_NE(results[0].error_msg.find("signal 6"), std::string::npos) << results[0].error_msg;
+    EXPECT_EQ(results[1].error, ErrorKind::Crash);
+    EXPECT_NE(results[1].error_msg.find("signal 11"), std::string::npos) << results[1].error_msg;
+    expect_ok(results[2]);
+}
+
+TEST(Measure, MissingWorkerBinaryIsASetupError) {
+    MeasureParams p = fast_params();
+    p.worker_binary = "/nonexistent/worldtune";
+    Measurer m(p);
+    EXPECT_THROW(m.measure_one(WorkloadSpec::parse(kSpec), {}), MeasureError);
+}
+
+}  // namespace
