@@ -76,7 +76,7 @@ TEST(Measure, LongReductionPassesTheCheck) {
     Measurer m(fast_params());
     const auto results = m.measure(WorkloadSpec::parse("matmul:M=33,N=70,K=1024"),
                                    {parse(kGoodSchedule), ActionList{},
-                                    parse(R"([["SP","acc.u0","k$x",[16],"auto"],["RE","acc.u0",["n","k$x_1","k$x_0","m"]]])")});
+                                    parse(R"([["SP","acc.u0","k$x",[16],"auto"],["RE","acc.u0",["n","k_x_1","k_x_0","m"]]])")});
     for (const MeasureResult &r : results) expect_ok(r);
 }
 
@@ -88,10 +88,17 @@ TEST(Measure, RefusedActionGivesScheduleErrorWithIndex) {
     EXPECT_EQ(applied.error, ErrorKind::Schedule);
     EXPECT_EQ(applied.error_action, 1);
     EXPECT_NE(applied.error_msg.find("nope"), std::string::npos) << applied.error_msg;
-    // Refused only when lowered: acc computed inside a loop of `out` that does not exist at that level.
+    // Refused only when the whole list is lowered (store_at inside the compute level): the worker lowers
+    // prefixes to find the action to blame.
     const MeasureResult lowered = m.measure_one(
-        spec, parse(R"([["SP","out","n",[8],"auto"],["CA","acc","out","n_0"],["RE","out",["m","n_1","n_0"]],["AN","out","m","vectorize"]])"));
+        spec, parse(R"([["SP","out","n",[8],"auto"],["AN","out","n_1","vectorize"],["SA","acc","out","n_0"],["CA","acc","out","m"]])"));
     EXPECT_EQ(lowered.error, ErrorKind::Schedule) << error_kind_name(lowered.error) << ": " << lowered.error_msg;
+    EXPECT_EQ(lowered.error_action, 2) << lowered.error_msg;
+    // A race on a reduction loop.
+    const MeasureResult race = m.measure_one(spec, parse(R"([["AN","acc.u0","k$x","parallel"]])"));
+    EXPECT_EQ(race.error, ErrorKind::Schedule);
+    EXPECT_EQ(race.error_action, 0);
+    EXPECT_NE(race.error_msg.find("race condition"), std::string::npos) << race.error_msg;
     // The worker goes on measuring.
     expect_ok(m.measure_one(spec, parse(kGoodSchedule)));
 }

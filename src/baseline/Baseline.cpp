@@ -3,6 +3,7 @@
 
 #include "baseline/Peer.h"
 #include "measure/OutputCheck.h"
+#include "measure/WorkerProtocol.h"
 #include "schedule/Apply.h"
 #include "workload/OpRegistry.h"
 
@@ -123,11 +124,6 @@ BaselineResult run_baseline_in_process(const std::string &name, const WorkloadSp
 }
 
 nlohmann::json to_json(const BaselineResult &r) {
-    nlohmann::json timing = {
-        {"median_s", r.timing.median_s}, {"min_s", r.timing.min_s},     {"max_s", r.timing.max_s},
-        {"mean_s", r.timing.mean_s},     {"stddev_s", r.timing.stddev_s}, {"repeats", r.timing.repeats},
-        {"runs_per_repeat", r.timing.runs_per_repeat}, {"samples_s", r.timing.samples_s},
-    };
     // JSON has no infinity: a non-finite error is written as null.
     nlohmann::json max_rel_error = std::isfinite(r.max_rel_error) ? nlohmann::json(r.max_rel_error) : nlohmann::json();
     return {
@@ -136,7 +132,7 @@ nlohmann::json to_json(const BaselineResult &r) {
         {"threads", r.threads},
         {"available", r.available},
         {"unavailable_reason", r.unavailable_reason},
-        {"timing", timing},
+        {"timing", to_json(r.timing)},
         {"gflops", r.gflops},
         {"schedule_s", r.schedule_seconds},
         {"detail", r.detail},
@@ -154,15 +150,7 @@ BaselineResult baseline_result_from_json(const nlohmann::json &j) {
     r.threads = j.at("threads").get<int>();
     r.available = j.at("available").get<bool>();
     r.unavailable_reason = j.at("unavailable_reason").get<std::string>();
-    const nlohmann::json &t = j.at("timing");
-    r.timing.median_s = t.at("median_s").get<double>();
-    r.timing.min_s = t.at("min_s").get<double>();
-    r.timing.max_s = t.at("max_s").get<double>();
-    r.timing.mean_s = t.at("mean_s").get<double>();
-    r.timing.stddev_s = t.at("stddev_s").get<double>();
-    r.timing.repeats = t.at("repeats").get<int>();
-    r.timing.runs_per_repeat = t.at("runs_per_repeat").get<int>();
-    r.timing.samples_s = t.at("samples_s").get<std::vector<double>>();
+    r.timing = timing_stats_from_json(j.at("timing"));
     r.gflops = j.at("gflops").get<double>();
     r.schedule_seconds = j.at("schedule_s").get<double>();
     r.detail = j.at("detail").get<std::string>();

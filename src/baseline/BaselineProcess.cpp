@@ -157,18 +157,13 @@ BaselineResult run_baseline_subprocess(const std::string &worker_binary, const s
         r.error = "cannot start worker " + worker_binary + ": " + std::strerror(errno);
         return r;
     }
-    if (child.timed_out) {
-        std::ostringstream msg;
-        msg << "timed out after " << params.timeout_seconds << " s";
-        r.error = msg.str();
-        return r;
-    }
-    // The worker prints exactly one JSON line on stdout; libraries' chatter goes to stderr.
+    // The worker prints exactly one JSON line on stdout (libraries' chatter goes to stderr). Once printed,
+    // the result stands even if the process then fails to exit cleanly.
     std::istringstream lines(child.out);
     std::string line, json_line;
     while (std::getline(lines, line))
         if (!line.empty() && line[0] == '{') json_line = line;
-    if (!json_line.empty() && child.exit_code == 0) {
+    if (!json_line.empty()) {
         try {
             return baseline_result_from_json(nlohmann::json::parse(json_line));
         } catch (const nlohmann::json::exception &e) {
@@ -176,7 +171,17 @@ BaselineResult run_baseline_subprocess(const std::string &worker_binary, const s
             return r;
         }
     }
+    if (child.timed_out) {
+        std::ostringstream msg;
+        msg << "timed out after " << params.timeout_seconds << " s";
+        r.error = msg.str();
+        return r;
+    }
     std::ostringstream msg;
+    if (child.exit_code == 127 && child.out.empty() && child.err.empty()) {
+        r.error = "cannot execute worker " + worker_binary;
+        return r;
+    }
     if (child.signal) msg << "worker killed by signal " << child.signal << " (" << strsignal(child.signal) << ")";
     else msg << "worker exited with code " << child.exit_code;
     const std::string tail = last_line(child.err);

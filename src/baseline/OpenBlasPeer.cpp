@@ -1,8 +1,8 @@
 // OpenBLAS: cblas_sgemm on the workload's own row-major arrays (no copies).
 //   matmul        one sgemm
 //   batch_matmul  one sgemm per batch (trans_b=1: B transposed)
-//   dense         the output rows are first filled with the bias, then sgemm with beta = 1 and W transposed,
-//                 then the activation in one loop over the output split across the threads
+//   dense         sgemm with W transposed, then bias and activation in one loop over the output rows,
+//                 split across the threads
 #include "baseline/Peer.h"
 
 #include <cblas.h>
@@ -32,9 +32,10 @@ PeerProgram openblas_prepare(const Workload &w, const std::vector<Halide::Buffer
     const float *A = in[0].data(), *B = in[1].data();
     float *C = out.data();
     PeerProgram program;
+    const std::string core = std::string(" (OpenBLAS core ") + openblas_get_corename() + ")";
     if (s.op() == "matmul") {
         program.run = [=] { cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, A, K, B, N, 0.0f, C, N); };
-        program.detail = "cblas_sgemm";
+        program.detail = "cblas_sgemm" + core;
     } else if (s.op() == "batch_matmul") {
         const int batches = int(s.integer("B"));
         const bool trans_b = s.text("trans_b") == "1";
@@ -44,26 +45,30 @@ PeerProgram openblas_prepare(const Workload &w, const std::vector<Halide::Buffer
                             A + int64_t(b) * M * K, K, B + int64_t(b) * K * N, trans_b ? K : N, 0.0f,
                             C + int64_t(b) * M * N, N);
         };
-        program.detail = "cblas_sgemm per batch";
+        program.detail = "cblas_sgemm per batch" + core;
     } else {  // dense: Y = act(X W^T + bias)
         const bool has_bias = s.text("bias") == "1";
         const float *bias = has_bias ? in[2].data() : nullptr;
         const std::string act = s.text("act");
         const int threads = params.threads;
         program.run = [=] {
-            if (bias)
-                for (int m = 0; m < M; m++) std::copy(bias, bias + N, C + int64_t(m) * N);
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, M, N, K, 1.0f, A, K, B, K, bias ? 1.0f : 0.0f, C, N);
-            if (act == "none") return;
-            parallel_chunks(int64_t(M) * N, threads, [&](int64_t begin, int64_t end) {
-                if (act == "relu") {
-                    for (int64_t i = begin; i < end; i++) C[i] = C[i] > 0.0f ? C[i] : 0.0f;
-                } else {
-                    for (int64_t i = begin; i < end; i++) C[i] = gelu_tanh(C[i]);
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, M, N, K, 1.0f, A, K, B, K, 0.0f, C, N);
+            if (!bias && act == "none") return;
+            // The epilogue in one pass over the rows, split across the threads as the sgemm was.
+            parallel_chunks(M, threads, [&](int64_t m_begin, int64_t m_end) {
+                for (int64_t m = m_begin; m < m_end; m++) {
+                    float *row = C + m * N;
+                    if (bias)
+                        for (int n = 0; n < N; n++) row[n] += bias[n];
+                    if (act == "relu")
+                        for (int n = 0; n < N; n++) row[n] = row[n] > 0.0f ? row[n] : 0.0f;
+                    else if (act == "gelu")
+                        for (int n = 0; n < N; n++) row[n] = gelu_tanh(row[n]);
                 }
             });
         };
-        program.detail = std::string("bias copy + cblas_sgemm(W^T)") + (act == "none" ? "" : " + " + act + " loop");
+        program.detail = std::string("cblas_sgemm(W^T)") + (bias ? " + bias" : "") + (act == "none" ? "" : " + " + act) +
+                         (bias || act != "none" ? " loop" : "") + core;
     }
     return program;
 }

@@ -56,8 +56,7 @@ void add_measure_command(CLI::App &app) {
             std::printf("GFLOP/s    %.2f\n", r.gflops);
             std::printf("check      %s\n", opts->params.check_output ? "passed" : "skipped");
         } else {
-            std::string where = r.error_action >= 0 ? " (action " + std::to_string(r.error_action) + ")" : "";
-            std::printf("error      %s%s: %s\n", error_kind_name(r.error), where.c_str(), r.error_msg.c_str());
+            std::printf("error      %s: %s\n", error_kind_name(r.error), r.error_msg.c_str());
         }
         if (store) std::printf("record     %lld in %s\n", (long long)store->add(r, opts->source), opts->db.c_str());
         std::fflush(stdout);

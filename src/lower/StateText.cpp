@@ -3,6 +3,7 @@
 #include "schedule/Apply.h"
 #include "workload/Workload.h"
 
+#include <iostream>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -31,10 +32,22 @@ public:
     }
 };
 
+/// Halide prints its warnings (e.g. a half-scheduled Func) to std::cerr; a state's text does not need them.
+class SilenceStderr {
+public:
+    SilenceStderr() : saved_(std::cerr.rdbuf(sink_.rdbuf())) {}
+    ~SilenceStderr() { std::cerr.rdbuf(saved_); }
+
+private:
+    std::ostringstream sink_;
+    std::streambuf *saved_;
+};
+
 std::string lower_workload(Workload &w) {
     StmtCapture capture;
     Pipeline p = w.pipeline();
     p.add_custom_lowering_pass(&capture, nullptr);
+    SilenceStderr quiet;
     p.compile_to_module(w.arguments(), "state", text_target());
     return capture.text;
 }

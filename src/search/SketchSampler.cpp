@@ -20,6 +20,14 @@ std::string split_name(const std::string &dim, int levels, int index) {
     return a.split_names()[index];
 }
 
+/// A tail that never makes a stage compute (and so read) beyond the region its consumers need: Halide's
+/// default rounds up pure definitions of intermediate Funcs, which reads past the inputs' ends.
+TailKind tail_for(bool update_stage, int64_t product, int64_t extent) {
+    if (extent % product == 0) return TailKind::Auto;
+    if (!update_stage && product <= extent) return TailKind::ShiftInwards;
+    return TailKind::GuardWithIf;
+}
+
 }  // namespace
 
 SketchSampler::SketchSampler(const WorkloadSpec &spec, SamplerParams params, uint64_t seed)
@@ -48,21 +56,9 @@ int64_t SketchSampler::draw_tile(int64_t extent, bool vector_dim) {
     return choices[pick(rng_)];
 }
 
-const FuncInfo *SketchSampler::main_reduction() const {
-    const FuncInfo *best = nullptr;
-    double best_work = 0;
-    for (const FuncInfo &f : workload_->func_infos) {
-        if (!f.has_reduction()) continue;
-        double work = 1;
-        for (const LoopDim &d : f.stages.back().dims) work *= double(d.extent);
-        if (work > best_work) best = &f, best_work = work;
-    }
-    return best;
-}
-
 void SketchSampler::vectorize_pure(ActionList &out, const std::string &stage, const LoopDim &inner, int64_t extent) {
     if (extent >= lanes()) {
-        out.push_back(Action::split(stage, inner.name, {lanes()}));
+        out.push_back(Action::split(stage, inner.name, {lanes()}, tail_for(false, lanes(), extent)));
         out.push_back(Action::annotate(stage, inner_name(inner.name, 1), AnnotationKind::Vectorize));
     }
 }
@@ -111,7 +107,10 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
     std::uniform_real_distribution<double> coin(0, 1);
     for (const LoopDim &d : stage.dims) {
         if (d.reduction) {
-            if (d.extent > 1 && coin(rng_) < 0.8) {
+            // Split reductions mostly; always when nothing else of the stage would be scheduled (Halide warns
+            // about a half-scheduled Func).
+            const bool only_loop_left = pure_extents.empty() || *std::max_element(pure_extents.begin(), pure_extents.end()) <= 1;
+            if (d.extent > 1 && (only_loop_left || coin(rng_) < 0.8)) {
                 out.push_back(Action::split(stage.name, d.name, {draw_tile(d.extent, false)}));
                 r_inner.push_back(split_name(d.name, 1, 1));
                 r_outer.push_back(split_name(d.name, 1, 0));
@@ -131,12 +130,12 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
         if (!vector_dim) inner = std::min<int64_t>(inner, params_.max_unroll);
         if (at_root) {
             int64_t mid = draw_tile(std::max<int64_t>(1, extent / inner), false);
-            out.push_back(Action::split(stage.name, d.name, {mid, inner}));
+            out.push_back(Action::split(stage.name, d.name, {mid, inner}, tail_for(true, mid * inner, extent)));
             s_outer.push_back(split_name(d.name, 2, 0));
             s_mid.push_back(split_name(d.name, 2, 1));
             s_inner.push_back(split_name(d.name, 2, 2));
         } else {
-            out.push_back(Action::split(stage.name, d.name, {inner}));
+            out.push_back(Action::split(stage.name, d.name, {inner}, tail_for(true, inner, extent)));
             s_mid.push_back(split_name(d.name, 1, 0));
             s_inner.push_back(split_name(d.name, 1, 1));
         }
@@ -183,17 +182,15 @@ void SketchSampler::schedule_root_reduction(ActionList &out, const FuncInfo &f) 
     for (size_t s = 1; s < f.stages.size(); s++) tile_update(out, f.stages[s], extents, true);
 }
 
-void SketchSampler::schedule_other(ActionList &out, const FuncInfo &f, const std::string &tile_loop) {
+void SketchSampler::schedule_elementwise(ActionList &out, const FuncInfo &f, const std::string &tile_loop) {
     std::uniform_real_distribution<double> coin(0, 1);
     const FuncInfo &output = workload_->func_infos.back();
-    if (f.is_pure() && coin(rng_) < params_.p_inline_elementwise) return;  // always-inline rule
+    if (coin(rng_) < params_.p_inline_elementwise) return;  // always-inline rule
     if (coin(rng_) < 0.5) {
         out.push_back(Action::compute_at(f.name, output.name, tile_loop));
     } else {
         out.push_back(Action::compute_root(f.name));
         if (f.dims.size() > 1) out.push_back(Action::annotate(f.name, f.dims.back().name, AnnotationKind::Parallel));
-        if (f.dims.size() > 1 && f.stages.size() > 1)
-            out.push_back(Action::annotate(f.stages.back().name, f.dims.back().name, AnnotationKind::Parallel));
     }
     if (!f.dims.empty()) vectorize_pure(out, f.name, f.dims[0], f.dims[0].extent);
 }
@@ -203,19 +200,16 @@ ActionList SketchSampler::draw() {
     std::vector<int64_t> tiles;
     std::string tile_loop;
     tile_output(out, tiles, tile_loop);
-    const FuncInfo *main = main_reduction();
     std::uniform_real_distribution<double> coin(0, 1);
     for (const FuncInfo &f : workload_->func_infos) {
         if (f.is_output) continue;
-        if (&f == main) {
-            if (coin(rng_) < params_.p_root_reduction) {
-                schedule_root_reduction(out, f);
-            } else {
-                out.push_back(Action::compute_at(f.name, workload_->func_infos.back().name, tile_loop));
-                schedule_fused_reduction(out, f, tiles);
-            }
+        if (!f.has_reduction()) {
+            schedule_elementwise(out, f, tile_loop);
+        } else if (coin(rng_) < params_.p_root_reduction) {
+            schedule_root_reduction(out, f);
         } else {
-            schedule_other(out, f, tile_loop);
+            out.push_back(Action::compute_at(f.name, workload_->func_infos.back().name, tile_loop));
+            schedule_fused_reduction(out, f, tiles);
         }
     }
     return out;

@@ -4,14 +4,13 @@
 //   output tiling      split every loop of the output Func into (outer, inner) tiles, outer loops outermost,
 //                      the outermost k outer loops fused into one parallel loop (k random: parallel grain),
 //                      the innermost tile loop vectorized
-//   fused reduction    "multi-level tiling with fusion of the consumer" / "cache write": the main reduction
-//                      Func is computed inside the output's tile and its update is tiled S R S R S
+//   fused reduction    "multi-level tiling with fusion of the consumer" / "cache write": a reduction Func
+//                      is computed inside the output's tile and its update is tiled S R S R S
 //                      (vectorized innermost pure loop, unrolled register block)
-//   root reduction     the main reduction computed at root and tiled S S R S R S on its own, with fused
-//                      parallel outer loops; the output epilogue scheduled separately
-//   other stages       simple elementwise stages stay inlined (always-inline) or are computed at a tile of
-//                      their consumer or at root; smaller reductions are computed at root or per output
-//                      tile, vectorized along their innermost pure loop
+//   root reduction     a reduction computed at root and tiled S S R S R S on its own, with fused parallel
+//                      outer loops; the output epilogue scheduled separately
+//   elementwise        simple elementwise stages stay inlined (always-inline) or are computed at the
+//                      output's tile or at root, vectorized along their innermost loop
 //   unroll             random unrolling of small inner loops
 // Every sampled list is checked by lowering before it is returned, so callers get valid states only.
 #pragma once
@@ -53,11 +52,10 @@ private:
 
     int lanes() const;
     int64_t draw_tile(int64_t extent, bool vector_dim);
-    const FuncInfo *main_reduction() const;
     void tile_output(ActionList &out, std::vector<int64_t> &tiles, std::string &tile_loop);
     void schedule_fused_reduction(ActionList &out, const FuncInfo &f, const std::vector<int64_t> &tiles);
     void schedule_root_reduction(ActionList &out, const FuncInfo &f);
-    void schedule_other(ActionList &out, const FuncInfo &f, const std::string &tile_loop);
+    void schedule_elementwise(ActionList &out, const FuncInfo &f, const std::string &tile_loop);
     void tile_update(ActionList &out, const StageInfo &stage, const std::vector<int64_t> &pure_extents, bool parallel_outer);
     void vectorize_pure(ActionList &out, const std::string &stage, const LoopDim &inner, int64_t extent);
 };

@@ -1,3 +1,4 @@
+// The registry of ops (all_ops, find_op) and the activations ops share.
 #include "workload/OpRegistry.h"
 
 #include <cmath>

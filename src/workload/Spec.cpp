@@ -9,6 +9,8 @@ namespace worldtune {
 
 namespace {
 
+constexpr int64_t kMaxValue = 1 << 24;  ///< no shape key beyond this: Halide indexes buffers with 32 bits
+
 std::string trim(const std::string &s) {
     size_t b = s.find_first_not_of(" \t\n\r");
     size_t e = s.find_last_not_of(" \t\n\r");
@@ -84,6 +86,8 @@ WorkloadSpec WorkloadSpec::parse(const std::string &raw) {
         } else {
             int64_t v = 0;
             if (!parse_integer(value, v)) throw SpecError("key '" + k.name + "' of op " + spec.op_ + " must be an integer, got '" + value + "'");
+            if (v > kMaxValue)
+                throw SpecError("key '" + k.name + "' of op " + spec.op_ + " must be at most " + std::to_string(kMaxValue) + ", got " + value);
             if (v < 0 || (v == 0 && !k.allow_zero))
                 throw SpecError("key '" + k.name + "' of op " + spec.op_ + " must be " + (k.allow_zero ? "non-negative" : "positive") + ", got " + value);
         }

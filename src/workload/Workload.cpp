@@ -21,27 +21,6 @@ std::string base_name(const std::string &name) {
     return name.substr(0, dollar);
 }
 
-bool mentions_call(const std::string &text, const std::string &name) {
-    for (size_t pos = text.find(name + "("); pos != std::string::npos; pos = text.find(name + "(", pos + 1)) {
-        char before = pos == 0 ? ' ' : text[pos - 1];
-        if (!std::isalnum(static_cast<unsigned char>(before)) && before != '_' && before != '.' && before != '$') return true;
-    }
-    return false;
-}
-
-/// The inputs a Func's definitions read (Halide prints an image call as `name(args)`).
-std::vector<std::string> input_calls(const Func &f, const std::vector<ImageParam> &inputs) {
-    std::ostringstream text;
-    Internal::Function fn = f.function();
-    for (const Expr &e : fn.values()) text << e << "\n";
-    for (const Internal::Definition &d : fn.updates())
-        for (const Expr &e : d.values()) text << e << "\n";
-    std::vector<std::string> names;
-    for (const ImageParam &p : inputs)
-        if (mentions_call(text.str(), p.name())) names.push_back(p.name());
-    return names;
-}
-
 }  // namespace
 
 bool StageInfo::has_reduction() const {
@@ -75,7 +54,20 @@ bool Workload::is_input(const std::string &name) const {
     return std::any_of(inputs.begin(), inputs.end(), [&](const ImageParam &p) { return p.name() == name; });
 }
 
+namespace {
+
+/// Halide indexes a buffer with 32-bit integers: refuse shapes it cannot hold.
+void check_buffer_size(const std::string &name, const std::vector<int> &shape) {
+    int64_t elements = 1;
+    for (int e : shape) elements *= std::max(1, e);
+    if (elements >= (int64_t(1) << 31))
+        throw SpecError("buffer " + name + " would hold " + std::to_string(elements) + " elements, more than Halide's 2^31 limit");
+}
+
+}  // namespace
+
 ImageParam WorkloadBuilder::input(const std::string &name, const std::vector<int> &shape) {
+    check_buffer_size(name, shape);
     ImageParam p(Float(32), static_cast<int>(shape.size()), name);
     int stride = 1;
     for (size_t d = 0; d < shape.size(); d++) {
@@ -114,19 +106,21 @@ void WorkloadBuilder::func(const Func &f, const std::vector<int64_t> &extents) {
         info.stages.push_back(s);
     }
     for (const auto &call : Internal::find_direct_calls(f.function())) {
-        const std::string producer_name = base_name(call.first);
+        // An ImageParam is called through Halide's wrapper Func "<input>_im": name the input itself.
+        std::string producer_name = base_name(call.first);
+        for (const ImageParam &p : w_.inputs)
+            if (producer_name == p.name() + "_im") producer_name = p.name();
         if (producer_name == info.name) continue;
         info.producers.push_back(producer_name);
         for (FuncInfo &producer : w_.func_infos)
             if (producer.name == producer_name) producer.consumers.push_back(info.name);
     }
-    // Inputs (ImageParams) appear as Image calls in the definitions.
-    for (const std::string &input : input_calls(f, w_.inputs)) info.producers.push_back(input);
     w_.funcs[info.name] = f;
     w_.func_infos.push_back(info);
 }
 
 void WorkloadBuilder::output(const Func &f, const std::vector<int> &shape) {
+    check_buffer_size(f.name(), shape);
     std::vector<int64_t> extents(shape.begin(), shape.end());
     func(f, extents);
     w_.func_infos.back().is_output = true;
