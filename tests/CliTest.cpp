@@ -1,0 +1,85 @@
+// End-to-end tests of the command line: the main job works, and bad input gets one clear line and exit 1.
+#include "TestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+using worldtune::test::count_lines;
+using worldtune::test::run_worldtune;
+
+namespace {
+
+std::string temp_path(const std::string &name) { return testing::TempDir() + "/cli_" + name; }
+
+}  // namespace
+
+TEST(Cli, TuneMeasuresStoresAndPrintsTheBestSchedule) {
+    const std::string db = temp_path("tune.db");
+    std::remove(db.c_str());
+    std::string out;
+    ASSERT_EQ(run_worldtune("tune matmul:M=48,N=40,K=24 --trials 4 --repeats 2 --min-time 0.001 --db " + db, out), 0) << out;
+    EXPECT_NE(out.find("4 measured"), std::string::npos) << out;
+    EXPECT_NE(out.find("GFLOP/s"), std::string::npos);
+    EXPECT_NE(out.find("out.split(Var(\"n\")"), std::string::npos) << "the best schedule is printed as Halide code";
+    // A second run resumes: the four states in the database are not measured again.
+    ASSERT_EQ(run_worldtune("tune matmul:M=48,N=40,K=24 --trials 3 --repeats 2 --min-time 0.001 --db " + db, out), 0) << out;
+    EXPECT_NE(out.find("4 states already"), std::string::npos) << out;
+    ASSERT_EQ(run_worldtune("records list matmul:M=48,N=40,K=24 --db " + db, out), 0) << out;
+    EXPECT_GE(count_lines(out), 7);
+}
+
+TEST(Cli, LowerPrintsTheStateAndItsPrefixes) {
+    const std::string actions = temp_path("actions.json");
+    std::ofstream(actions) << R"([["SP","out","n",[8],"auto"],["AN","out","m","parallel"]])";
+    std::string s0, s1, s2, full;
+    ASSERT_EQ(run_worldtune("lower matmul:M=16,N=16,K=16 --actions " + actions + " --prefix 0", s0), 0);
+    ASSERT_EQ(run_worldtune("lower matmul:M=16,N=16,K=16 --actions " + actions + " --prefix 1", s1), 0);
+    ASSERT_EQ(run_worldtune("lower matmul:M=16,N=16,K=16 --actions " + actions, full), 0);
+    ASSERT_EQ(run_worldtune("lower matmul:M=16,N=16,K=16", s2), 0);
+    EXPECT_EQ(s0, s2);
+    EXPECT_NE(s0, s1);
+    EXPECT_NE(s1, full);
+    EXPECT_NE(full.find("parallel"), std::string::npos);
+}
+
+TEST(Cli, BadInputGivesOneClearLine) {
+    const std::string bad_json = temp_path("bad.json");
+    std::ofstream(bad_json) << "[[\"SP\", \"out\"";
+    const std::string bad_action = temp_path("bad_action.json");
+    std::ofstream(bad_action) << R"([["AN","out","nowhere","parallel"]])";
+    struct Case {
+        std::string args, expected;
+    } cases[] = {
+        {"lower conv9d:N=1", "unknown op 'conv9d'"},
+        {"lower matmul:M=4,N=4", "missing key 'K'"},
+        {"lower matmul:M=4,N=0,K=4", "must be positive"},
+        {"lower matmul:M=4,N=4,K=4,Q=3", "unknown key 'Q'"},
+        {"lower matmul:M=4,N=4,K=4 --actions /nonexistent.json", "cannot read"},
+        {"lower matmul:M=4,N=4,K=4 --actions " + bad_json, "not valid JSON"},
+        {"lower matmul:M=4,N=4,K=4 --actions " + bad_action, "action 0"},
+        {"lower matmul:M=4,N=4,K=4 --actions " + bad_action + " --prefix 5", "exceeds"},
+        {"measure matmul:M=4,N=4,K=4 --no-store --actions " + bad_action, "schedule"},
+        {"tune matmul:M=4,N=4,K=4 --model oracle", "oracle"},
+        {"workloads --network alexnet", "alexnet"},
+        {"records import /nonexistent.jsonl --db " + temp_path("x.db"), "nonexistent"},
+    };
+    for (const Case &c : cases) {
+        std::string out;
+        EXPECT_NE(run_worldtune(c.args, out), 0) << c.args;
+        EXPECT_NE(out.find(c.expected), std::string::npos) << c.args << " printed: " << out;
+        EXPECT_EQ(out.find("terminate called"), std::string::npos) << c.args;
+        EXPECT_EQ(out.find("Aborted"), std::string::npos) << c.args;
+    }
+}
+
+TEST(Cli, SampleGivesValidSchedulesForEveryOp) {
+    const char *specs[] = {"batch_matmul:B=2,M=16,N=24,K=8,trans_b=1", "dense:M=8,N=40,K=16,bias=1,act=gelu",
+                           "conv2d:N=1,C=8,H=9,W=9,K=8,R=3,S=3,pad=1", "conv2d:N=1,C=8,H=9,W=9,K=8,R=3,S=3,pad=1,groups=8,layout=NHWC",
+                           "pool2d:N=1,C=4,H=9,W=9,R=3,S=3,stride=2,pad=1", "softmax:M=12,N=40", "layernorm:M=12,N=40"};
+    for (const char *spec : specs) {
+        std::string out;
+        ASSERT_EQ(run_worldtune(std::string("sample ") + spec + " --count 5 --seed 7", out), 0) << spec << ": " << out;
+        EXPECT_EQ(count_lines(out), 5) << out;
+    }
+}
