@@ -69,8 +69,9 @@ std::string baseline_unavailable_reason(const std::string &name, const WorkloadS
 BaselineResult run_baseline_in_process(const std::string &name, const WorkloadSpec &spec, const BaselineParams &params);
 
 /// Runs one peer in a child process `worker_binary __baseline_worker ...` with HL_NUM_THREADS,
-/// OMP_NUM_THREADS and OPENBLAS_NUM_THREADS set to params.threads (and OMP_WAIT_POLICY=PASSIVE unless
-/// this process's environment sets it), killed after params.timeout_seconds.
+/// OMP_NUM_THREADS and OPENBLAS_NUM_THREADS set to params.threads, the entries the peer asks for where
+/// this process's environment does not set them (libtorch: OMP_WAIT_POLICY=PASSIVE for its BLAS-backed
+/// ops), the rest of the environment unchanged, killed after params.timeout_seconds.
 /// A crash, a timeout or unreadable output becomes `error`. An unavailable peer starts no process.
 BaselineResult run_baseline_subprocess(const std::string &worker_binary, const std::string &name,
                                        const WorkloadSpec &spec, const BaselineParams &params);

@@ -1,6 +1,8 @@
 // Running one peer in a child process: thread counts in its environment, a timeout, its JSON line back.
 #include "baseline/Baseline.h"
 
+#include "baseline/Peer.h"
+
 #include "measure/Timing.h"
 
 #include <fcntl.h>
@@ -104,22 +106,20 @@ ChildOutcome run_child(const std::vector<std::string> &argv, const std::vector<s
     return outcome;
 }
 
-/// This process's environment with the thread-count variables set to `threads`, and OpenMP's idle threads
-/// sleeping unless the caller chose otherwise: oneDNN and libtorch use OpenMP, and with spinning idle
-/// threads one small op took 16 ms instead of 10 us whenever another process kept a core busy (Halide's
-/// and OpenBLAS's pools sleep when idle too).
-std::vector<std::string> child_environment(int threads) {
+/// This process's environment with the thread-count variables set to `threads`, plus the peer's own
+/// entries for keys this environment does not set.
+std::vector<std::string> child_environment(int threads, const std::vector<std::string> &peer_entries) {
     const std::vector<std::string> thread_vars = {"HL_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS"};
-    std::vector<std::string> env;
-    bool wait_policy_set = false;
+    auto key_of = [](const std::string &entry) { return entry.substr(0, entry.find('=')); };
+    std::vector<std::string> env, keys;
     for (char **e = environ; *e; e++) {
-        std::string entry(*e);
-        const std::string key = entry.substr(0, entry.find('='));
-        if (key == "OMP_WAIT_POLICY") wait_policy_set = true;
+        const std::string entry(*e), key = key_of(entry);
+        keys.push_back(key);
         if (std::find(thread_vars.begin(), thread_vars.end(), key) == thread_vars.end()) env.push_back(entry);
     }
     for (const std::string &v : thread_vars) env.push_back(v + "=" + std::to_string(threads));
-    if (!wait_policy_set) env.push_back("OMP_WAIT_POLICY=PASSIVE");
+    for (const std::string &entry : peer_entries)
+        if (std::find(keys.begin(), keys.end(), key_of(entry)) == keys.end()) env.push_back(entry);
     return env;
 }
 
@@ -152,7 +152,9 @@ BaselineResult run_baseline_subprocess(const std::string &worker_binary, const s
 
     std::vector<std::string> argv = {worker_binary};
     for (const std::string &a : baseline_worker_args(name, spec, params)) argv.push_back(a);
-    ChildOutcome child = run_child(argv, child_environment(params.threads), params.timeout_seconds);
+    const Peer *peer = find_peer(name);
+    const std::vector<std::string> peer_env = peer->environment ? peer->environment(spec) : std::vector<std::string>{};
+    ChildOutcome child = run_child(argv, child_environment(params.threads, peer_env), params.timeout_seconds);
     if (!child.started) {
         r.error = "cannot start worker " + worker_binary + ": " + std::strerror(errno);
         return r;

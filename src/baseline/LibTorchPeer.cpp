@@ -10,6 +10,7 @@
 
 #include <torch/torch.h>
 
+#include <cstdlib>
 #include <cstring>
 
 namespace worldtune {
@@ -23,6 +24,17 @@ std::string libtorch_reason(const WorkloadSpec &spec) {
             return "libtorch pooling needs pad <= half the window (pad=" + std::to_string(pad) + ")";
     }
     return "";
+}
+
+/// libtorch runs matmul-like ops on OpenBLAS (its own pthread pool) and everything else, the epilogues
+/// of those ops included, on OpenMP. With both pools on two cores, OpenMP's spinning idle threads starve
+/// OpenBLAS's: dense 256x1024x1024 + ReLU ran at ~25 GFLOP/s (erratic, 7-27 ms) under libgomp's default
+/// wait policy and at ~135 with OMP_WAIT_POLICY=PASSIVE. Ops on oneDNN alone (conv2d) are the other way
+/// round (~220 GFLOP/s by default, ~110 passive), so the policy is chosen per op.
+std::vector<std::string> libtorch_environment(const WorkloadSpec &spec) {
+    const std::string &op = spec.op();
+    if (op == "matmul" || op == "batch_matmul" || op == "dense") return {"OMP_WAIT_POLICY=PASSIVE"};
+    return {};
 }
 
 /// A tensor over a Halide buffer's memory with the row-major sizes of its (reversed) shape.
@@ -112,6 +124,7 @@ PeerProgram libtorch_prepare(const Workload &w, const std::vector<Halide::Buffer
                                      std::to_string(out.number_of_elements()));
         std::memcpy(out.data(), r.data_ptr<float>(), out.size_in_bytes());
     };
+    if (const char *policy = getenv("OMP_WAIT_POLICY")) detail += std::string(", OMP_WAIT_POLICY=") + policy;
     program.detail = detail;
     return program;
 }
@@ -131,6 +144,7 @@ const Peer &libtorch_peer() {
                 // Already set in this process: the inter-op pool is unused by single operators anyway.
             }
         };
+        peer.environment = libtorch_environment;
         peer.prepare = libtorch_prepare;
         return peer;
     }();

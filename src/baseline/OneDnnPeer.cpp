@@ -16,6 +16,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <memory>
 #include <unordered_map>
 
@@ -99,12 +100,16 @@ std::shared_ptr<Plan> faster_layout(const std::function<std::shared_ptr<Plan>(bo
         return plain;
     }
     if (blocked->steps.size() == 1 && blocked->output_steps.empty()) return blocked;  // same layouts
+    // Interleaved rounds, best of each: another process taking a core for a while should not decide.
     TimingParams quick;
     quick.repeats = 3;
-    quick.min_repeat_seconds = 0.01;
-    quick.max_total_seconds = 2;
-    const double t_plain = time_callable([&] { plain->run(); }, quick).median_s;
-    const double t_blocked = time_callable([&] { blocked->run(); }, quick).median_s;
+    quick.min_repeat_seconds = 0.005;
+    quick.max_total_seconds = 1;
+    double t_plain = 1e30, t_blocked = 1e30;
+    for (int round = 0; round < 3; round++) {
+        t_plain = std::min(t_plain, time_callable([&] { plain->run(); }, quick).min_s);
+        t_blocked = std::min(t_blocked, time_callable([&] { blocked->run(); }, quick).min_s);
+    }
     return t_blocked < t_plain ? blocked : plain;
 }
 

@@ -27,6 +27,9 @@ struct Peer {
     std::function<std::string(const WorkloadSpec &)> unavailable_reason;
     /// Sets the peer's thread pools to `threads`; called first, once per process.
     std::function<void(int threads)> set_threads;
+    /// Extra "KEY=VALUE" entries for the worker's environment (read by libraries as they load), each
+    /// applied unless the caller's environment sets KEY. May be empty.
+    std::function<std::vector<std::string>(const WorkloadSpec &)> environment;
     /// Everything before timing: scheduling, compiling, packing constant weights. `inputs` are the
     /// workload's inputs in Halide order (dense, so their memory is the row-major array of the reversed
     /// shape); `out` has the output shape, is dense, and outlives the program.

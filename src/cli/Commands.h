@@ -26,5 +26,6 @@ void add_records_commands(CLI::App &app);
 void add_baseline_command(CLI::App &app);
 void add_worker_command(CLI::App &app);
 void add_sample_command(CLI::App &app);
+void add_compare_command(CLI::App &app);
 
 }  // namespace worldtune::cli
