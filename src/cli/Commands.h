@@ -27,5 +27,6 @@ void add_baseline_command(CLI::App &app);
 void add_worker_command(CLI::App &app);
 void add_sample_command(CLI::App &app);
 void add_compare_command(CLI::App &app);
+void add_best_commands(CLI::App &app);
 
 }  // namespace worldtune::cli

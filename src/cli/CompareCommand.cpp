@@ -27,10 +27,21 @@ double median(std::vector<double> v) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/// "median (min–max)" of GFLOP/s over latency samples.
+std::string gflops_cell(double flops, const std::vector<double> &latencies);
+
 std::string fmt(double v, int digits) {
     std::ostringstream s;
     s << std::fixed << std::setprecision(digits) << v;
     return s.str();
+}
+
+std::string gflops_cell(double flops, const std::vector<double> &latencies) {
+    if (latencies.empty()) return "err";
+    const auto [lo, hi] = std::minmax_element(latencies.begin(), latencies.end());
+    std::string cell = fmt(flops / median(latencies) / 1e9, 1);
+    if (latencies.size() > 1) cell += " (" + fmt(flops / *hi / 1e9, 0) + "–" + fmt(flops / *lo / 1e9, 0) + ")";
+    return cell;
 }
 
 /// What the comparison found for one workload.
@@ -87,7 +98,8 @@ void write_report(const std::vector<WorkloadReport> &reports, const std::vector<
                   int seeds, int rounds, const MeasureParams &mp, const std::string &command, std::ostream &out) {
     out << "GFLOP/s (higher is better) with " << mp.threads << " threads on " << hardware_summary() << ".\n";
     out << "`random-" << trials << "`: best of " << trials << " measured random-search trials, median over " << seeds
-        << " seed(s), re-measured beside the peers. Peers: median over " << rounds << " round(s). "
+        << " seed(s) and " << rounds << " round(s), each best schedule re-measured beside the peers. Peers: median over "
+        << rounds << " round(s). In brackets: the range. "
         << "`–`: the peer does not apply; `err`: it failed or its output was wrong.\n\n";
     out << "| workload | random-" << trials;
     for (const std::string &p : peers) out << " | " << p;
@@ -95,11 +107,10 @@ void write_report(const std::vector<WorkloadReport> &reports, const std::vector<
     for (size_t i = 0; i < peers.size(); i++) out << "|---:";
     out << "|\n";
     for (const WorkloadReport &r : reports) {
-        const double tuned = median(r.tuned_latency);
-        out << "| `" << r.spec << "` | " << (tuned > 0 ? fmt(r.flops / tuned / 1e9, 1) : "err");
+        out << "| `" << r.spec << "` | " << gflops_cell(r.flops, r.tuned_latency);
         for (const std::string &p : peers) {
             auto it = r.peer_latency.find(p);
-            if (it != r.peer_latency.end() && !it->second.empty()) out << " | " << fmt(r.flops / median(it->second) / 1e9, 1);
+            if (it != r.peer_latency.end() && !it->second.empty()) out << " | " << gflops_cell(r.flops, it->second);
             else out << " | " << (r.peer_note.count(p) && r.peer_note.at(p).rfind("n/a", 0) == 0 ? "–" : "err");
         }
         out << " |\n";
@@ -116,7 +127,7 @@ void write_report(const std::vector<WorkloadReport> &reports, const std::vector<
             if (note.rfind("n/a", 0) != 0) notes += "- `" + r.spec + "`, " + peer + ": " + note + "\n";
     for (const WorkloadReport &r : reports)
         for (const auto &[peer, secs] : r.peer_search_seconds)
-            if (secs > 0) notes += "- `" + r.spec + "`, " + peer + " searched for " + fmt(secs, 1) + " s\n";
+            if (secs >= 0.05) notes += "- `" + r.spec + "`, " + peer + " searched for " + fmt(secs, 1) + " s\n";
     if (!notes.empty()) out << "\nNotes:\n\n" << notes;
     out << "\nProduced by `" << command << "`.\n";
 }

@@ -1,9 +1,13 @@
-// `worldtune tune SPEC --trials N`: search schedules for one workload, measure and store every candidate,
-// print the best as Halide C++ code. Resumable: states already in the database are not measured again.
+// `worldtune tune SPEC --trials N` searches schedules for one workload; `worldtune tune --network NAME
+// --trials N` splits the budget over a network's subgraphs with the task scheduler. Every candidate is
+// measured and stored; runs resume from the database (states in it are not measured again, and the model
+// learns from them first). Prints the best schedule as Halide C++ code, or the per-subgraph table.
 #include "cli/Commands.h"
 
 #include "measure/Hardware.h"
+#include "model/CostModel.h"
 #include "schedule/PrintHalide.h"
+#include "search/TaskScheduler.h"
 #include "search/Tuner.h"
 #include "store/RecordStore.h"
 
@@ -12,63 +16,136 @@
 
 namespace worldtune::cli {
 
+namespace {
+
+struct TuneOptions {
+    std::string spec, network, db = RecordStore::kDefaultPath, model = "random";
+    TuneParams tune;
+    MeasureParams measure;
+    bool quiet = false;
+};
+
+/// Marks every stored state of `spec` as seen by the tuner and returns them (for the model to learn from).
+std::vector<MeasureResult> resume_from(RecordStore &store, const WorkloadSpec &spec, Tuner &tuner) {
+    std::vector<MeasureResult> earlier;
+    store.for_each([&](const Record &r) {
+        tuner.mark_seen(actions_from_json(r.result.actions));
+        earlier.push_back(r.result);
+    }, spec.canonical());
+    return earlier;
+}
+
+std::string trial_line(const MeasureResult &r) {
+    return r.ok() ? format_seconds(r.timing.median_s) + "  " + std::to_string(int(r.gflops + 0.5)) + " GFLOP/s"
+                  : std::string("error: ") + error_kind_name(r.error);
+}
+
+void tune_one(const TuneOptions &o, RecordStore &store, CostModel &model) {
+    const WorkloadSpec spec = WorkloadSpec::parse(o.spec);
+    Measurer measurer(o.measure);
+    Tuner tuner(spec, o.tune, measurer, &model);
+    std::vector<MeasureResult> earlier = resume_from(store, spec, tuner);
+    if (!earlier.empty()) model.update(earlier);
+    std::fprintf(stderr, "tuning %s: %d trials, model %s, %d threads, %s (%zu states already in %s)\n",
+                 spec.canonical().c_str(), o.tune.trials, o.model.c_str(), o.measure.threads, hardware_summary().c_str(),
+                 earlier.size(), o.db.c_str());
+    double best = 0;
+    TuneSummary summary = tuner.run([&](const MeasureResult &r, int index) {
+        store.add(r, "tune:" + o.model);
+        if (r.ok() && (best == 0 || r.timing.median_s < best)) best = r.timing.median_s;
+        if (!o.quiet)
+            std::fprintf(stderr, "[%4d/%d] %-36s best %s\n", index + 1, o.tune.trials, trial_line(r).c_str(),
+                         best > 0 ? format_seconds(best).c_str() : "-");
+    });
+    std::printf("workload      %s\n", spec.canonical().c_str());
+    std::printf("trials        %d measured (%d failed) in %.1f s: %.2f s per trial (measuring %.0f%%, search %.0f%%, of which model %.0f%%)\n",
+                summary.measured, summary.failed, summary.wall_seconds, summary.measured ? summary.wall_seconds / summary.measured : 0.0,
+                100 * summary.measure_seconds / std::max(1e-9, summary.wall_seconds),
+                100 * summary.propose_seconds / std::max(1e-9, summary.wall_seconds),
+                100 * summary.model_seconds / std::max(1e-9, summary.wall_seconds));
+    std::optional<Record> overall = store.best_for(spec.canonical());
+    if (!overall) throw CommandError("no candidate of " + spec.canonical() + " ran correctly");
+    const MeasureResult &b = overall->result;
+    if (summary.best)
+        std::printf("best this run %s  %.1f GFLOP/s\n", format_seconds(summary.best->timing.median_s).c_str(), summary.best->gflops);
+    std::printf("best overall  %s  %.1f GFLOP/s  (record %lld, min %s, max %s)\n", format_seconds(b.timing.median_s).c_str(),
+                b.gflops, (long long)overall->id, format_seconds(b.timing.min_s).c_str(), format_seconds(b.timing.max_s).c_str());
+    std::printf("\n%s", print_halide(*build_workload(spec), actions_from_json(b.actions)).c_str());
+}
+
+void tune_network(const TuneOptions &o, RecordStore &store, CostModel &model) {
+    std::vector<PresetEntry> entries = preset(o.network);
+    Measurer measurer(o.measure);
+    SchedulerParams sp;
+    sp.total_trials = o.tune.trials;
+    sp.trials_per_round = o.tune.measures_per_round;
+    TuneParams per_round = o.tune;
+    per_round.trials = sp.trials_per_round;
+    TaskScheduler scheduler(entries, sp, [&](const WorkloadSpec &spec) {
+        return std::make_unique<Tuner>(spec, per_round, measurer, &model);
+    });
+    for (size_t i = 0; i < scheduler.tasks().size(); i++) {
+        const TaskState &t = scheduler.tasks()[i];
+        const WorkloadSpec spec = WorkloadSpec::parse(t.entry.spec);
+        std::vector<MeasureResult> earlier = resume_from(store, spec, *t.tuner);
+        if (!earlier.empty()) model.update(earlier);
+        std::optional<Record> best = store.best_for(spec.canonical());
+        scheduler.resume(i, int(earlier.size()), best ? best->result.timing.median_s : 0);
+    }
+    std::fprintf(stderr, "tuning network %s: %zu subgraphs, %d trials, model %s, %d threads, %s\n", o.network.c_str(),
+                 entries.size(), o.tune.trials, o.model.c_str(), o.measure.threads, hardware_summary().c_str());
+    int done = 0;
+    scheduler.run([&](size_t, const MeasureResult &r) {
+        store.add(r, "tune:" + o.model);
+        done++;
+    }, [&](size_t i, const TaskState &t) {
+        if (!o.quiet)
+            std::fprintf(stderr, "[%5d/%d] %-48s best %-10s network %s\n", done, o.tune.trials, t.entry.spec.c_str(),
+                         t.best > 0 ? format_seconds(t.best).c_str() : "-", format_seconds(scheduler.estimated_latency()).c_str());
+        (void)i;
+    });
+    std::printf("%-56s %5s %7s %12s %10s\n", "subgraph", "count", "trials", "best", "GFLOP/s");
+    bool complete = true;
+    for (const TaskState &t : scheduler.tasks()) {
+        const double flops = build_workload(t.entry.spec)->flops;
+        std::printf("%-56s %5d %7d %12s %10.1f\n", t.entry.spec.c_str(), t.entry.count, t.trials,
+                    t.best > 0 ? format_seconds(t.best).c_str() : "-", t.best > 0 ? flops / t.best / 1e9 : 0.0);
+        complete = complete && t.best > 0;
+    }
+    std::printf("estimated end-to-end latency (sum of count x best): %s%s\n", format_seconds(scheduler.estimated_latency()).c_str(),
+                complete ? "" : " (subgraphs without a result left out)");
+}
+
+}  // namespace
+
 void add_tune_command(CLI::App &app) {
-    struct Options {
-        std::string spec, db = RecordStore::kDefaultPath, model = "random";
-        TuneParams tune;
-        MeasureParams measure;
-        bool quiet = false;
-    };
-    auto opts = std::make_shared<Options>();
-    CLI::App *cmd = app.add_subcommand("tune", "Search schedules for a workload, measuring each candidate");
-    cmd->add_option("spec", opts->spec, "Workload spec, e.g. matmul:M=1024,N=1024,K=1024")->required();
-    cmd->add_option("--trials", opts->tune.trials, "Candidates to measure in this run")
+    auto opts = std::make_shared<TuneOptions>();
+    CLI::App *cmd = app.add_subcommand("tune", "Search schedules for a workload or a network, measuring each candidate");
+    cmd->add_option("spec", opts->spec, "Workload spec, e.g. matmul:M=1024,N=1024,K=1024");
+    cmd->add_option("--network", opts->network, "Tune every subgraph of a network preset instead (see `worldtune workloads`)");
+    cmd->add_option("--trials", opts->tune.trials, "Candidates to measure in this run (in all, for a network)")
         ->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--model", opts->model, "Cost model choosing what to measure")
-        ->capture_default_str()->check(CLI::IsMember({"random"}));
+        ->capture_default_str()->check(CLI::IsMember(cost_model_names()));
+    cmd->add_option("--per-round", opts->tune.measures_per_round, "Candidates measured between model updates")
+        ->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--population", opts->tune.evolution.population, "Evolutionary search population")
+        ->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--seed", opts->tune.seed, "Search seed")->capture_default_str();
     cmd->add_option("--db", opts->db, "Records database")->capture_default_str();
     cmd->add_flag("--quiet", opts->quiet, "No per-trial progress lines");
     add_measure_options(cmd, opts->measure);
     cmd->callback([opts] {
-        const WorkloadSpec spec = WorkloadSpec::parse(opts->spec);
+        if (opts->spec.empty() == opts->network.empty()) throw CommandError("tune takes either a SPEC or --network NAME");
+        if (!opts->network.empty()) preset(opts->network);  // refuse an unknown network before opening anything
+        else WorkloadSpec::parse(opts->spec);
         RecordStore store(opts->db);
-        const std::string source = "tune:" + opts->model;
-        Measurer measurer(opts->measure);
-        Tuner tuner(spec, opts->tune, measurer);
-        int resumed = 0;
-        store.for_each([&](const Record &r) {
-            tuner.mark_seen(actions_from_json(r.result.actions));
-            resumed++;
-        }, spec.canonical());
-        std::fprintf(stderr, "tuning %s: %d trials, model %s, %d threads, %s (%d states already in %s)\n",
-                     spec.canonical().c_str(), opts->tune.trials, opts->model.c_str(), opts->measure.threads,
-                     hardware_summary().c_str(), resumed, opts->db.c_str());
-
-        double best = 0;
-        TuneSummary summary = tuner.run([&](const MeasureResult &r, int index) {
-            store.add(r, source);
-            if (r.ok() && (best == 0 || r.timing.median_s < best)) best = r.timing.median_s;
-            if (opts->quiet) return;
-            std::string what = r.ok() ? format_seconds(r.timing.median_s) + "  " + std::to_string(int(r.gflops + 0.5)) + " GFLOP/s"
-                                      : std::string("error: ") + error_kind_name(r.error);
-            std::fprintf(stderr, "[%4d/%d] %-36s best %s\n", index + 1, opts->tune.trials, what.c_str(),
-                         best > 0 ? format_seconds(best).c_str() : "-");
-        });
-
-        std::printf("workload      %s\n", spec.canonical().c_str());
-        std::printf("trials        %d measured (%d failed) in %.1f s: %.2f s per trial (measuring %.0f%%, proposing %.0f%%)\n",
-                    summary.measured, summary.failed, summary.wall_seconds,
-                    summary.measured ? summary.wall_seconds / summary.measured : 0.0,
-                    100 * summary.measure_seconds / std::max(1e-9, summary.wall_seconds),
-                    100 * summary.propose_seconds / std::max(1e-9, summary.wall_seconds));
-        std::optional<Record> overall = store.best_for(spec.canonical());
-        if (!overall) throw CommandError("no candidate of " + spec.canonical() + " ran correctly");
-        const MeasureResult &b = overall->result;
-        if (summary.best) std::printf("best this run %s  %.1f GFLOP/s\n", format_seconds(summary.best->timing.median_s).c_str(), summary.best->gflops);
-        std::printf("best overall  %s  %.1f GFLOP/s  (record %lld, min %s, max %s)\n", format_seconds(b.timing.median_s).c_str(),
-                    b.gflops, (long long)overall->id, format_seconds(b.timing.min_s).c_str(), format_seconds(b.timing.max_s).c_str());
-        std::printf("\n%s", print_halide(*build_workload(spec), actions_from_json(b.actions)).c_str());
+        CostModelParams model_params;
+        model_params.seed = opts->tune.seed;
+        model_params.threads = opts->measure.threads;
+        std::unique_ptr<CostModel> model = make_cost_model(opts->model, model_params);
+        if (opts->network.empty()) tune_one(*opts, store, *model);
+        else tune_network(*opts, store, *model);
     });
 }
 

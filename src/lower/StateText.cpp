@@ -22,12 +22,10 @@ namespace {
 /// every other pass but before parallel loops are outlined into closures.
 class StmtCapture : public Internal::IRMutator {
 public:
-    std::string text;
+    Internal::Stmt stmt;
     using Internal::IRMutator::mutate;
     Internal::Stmt mutate(const Internal::Stmt &s) override {
-        std::ostringstream out;
-        out << s;
-        text = out.str();
+        stmt = s;
         return s;
     }
 };
@@ -43,19 +41,25 @@ private:
     std::streambuf *saved_;
 };
 
-std::string lower_workload(Workload &w) {
+Internal::Stmt lower_workload(Workload &w) {
     StmtCapture capture;
     Pipeline p = w.pipeline();
     p.add_custom_lowering_pass(&capture, nullptr);
     SilenceStderr quiet;
     p.compile_to_module(w.arguments(), "state", text_target());
-    return capture.text;
+    return capture.stmt;
 }
 
-std::string lower_prefix(const WorkloadSpec &spec, const ActionList &actions, size_t prefix) {
+Internal::Stmt lower_prefix_stmt(const WorkloadSpec &spec, const ActionList &actions, size_t prefix) {
     std::unique_ptr<Workload> w = build_workload(spec);
     apply_actions(*w, ActionList(actions.begin(), actions.begin() + prefix));
     return lower_workload(*w);
+}
+
+std::string lower_prefix(const WorkloadSpec &spec, const ActionList &actions, size_t prefix) {
+    std::ostringstream text;
+    text << lower_prefix_stmt(spec, actions, prefix);
+    return text.str();
 }
 
 /// Lowers; a Halide error at lowering time becomes a ScheduleError without an index.
@@ -120,6 +124,16 @@ std::string state_text(const WorkloadSpec &spec, const ActionList &actions, int 
             }
         }
         throw ScheduleError(n == 0 ? -1 : int(hi) - 1, e.halide_message);
+    }
+}
+
+Internal::Stmt state_stmt(const WorkloadSpec &spec, const ActionList &actions) {
+    try {
+        return lower_prefix_stmt(spec, actions, actions.size());
+    } catch (const ScheduleError &) {
+        throw;
+    } catch (const Halide::Error &e) {
+        throw ScheduleError(-1, e.what());
     }
 }
 

@@ -19,6 +19,10 @@ Halide::Target text_target();
 /// Throws ScheduleError (with the failing action's index) when Halide refuses the prefix.
 std::string state_text(const WorkloadSpec &spec, const ActionList &actions, int prefix = -1);
 
+/// The lowered statement itself (the IR the text prints), for feature extraction.
+/// Throws ScheduleError like state_text.
+Halide::Internal::Stmt state_stmt(const WorkloadSpec &spec, const ActionList &actions);
+
 /// The texts of every prefix 0..T of the action list (T+1 texts), s_0 first.
 std::vector<std::string> trajectory_texts(const WorkloadSpec &spec, const ActionList &actions);
 

@@ -4,6 +4,7 @@
 #include "schedule/Apply.h"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 namespace worldtune {
@@ -33,6 +34,34 @@ TailKind tail_for(bool update_stage, int64_t product, int64_t extent) {
 SketchSampler::SketchSampler(const WorkloadSpec &spec, SamplerParams params, uint64_t seed)
     : spec_(spec), params_(params), rng_(seed), workload_(build_workload(spec)) {}
 
+uint32_t SketchSampler::choose(DecisionKind kind, uint32_t n) {
+    const size_t position = recording_.size();
+    uint32_t value;
+    if (replaying_ && position < replaying_->size() && (*replaying_)[position].kind == kind) {
+        value = (*replaying_)[position].value;
+    } else {
+        value = uint32_t(rng_() & 0xffffffu);
+    }
+    recording_.push_back({kind, value});
+    return n == 0 ? 0 : value % n;
+}
+
+bool SketchSampler::chance(DecisionKind kind, double p) {
+    constexpr uint32_t kResolution = 1u << 16;
+    return choose(kind, kResolution) < uint32_t(p * kResolution);
+}
+
+SketchCandidate SketchSampler::replay(const DecisionTape &tape) {
+    replaying_ = &tape;
+    recording_.clear();
+    SketchCandidate c;
+    c.actions = build();
+    c.tape = std::move(recording_);
+    replaying_ = nullptr;
+    recording_.clear();
+    return c;
+}
+
 int SketchSampler::lanes() const {
     if (params_.vector_lanes > 0) return params_.vector_lanes;
     return Halide::get_host_target().natural_vector_size(Halide::Float(32));
@@ -52,8 +81,7 @@ int64_t SketchSampler::draw_tile(int64_t extent, bool vector_dim) {
             if (c % lanes() == 0) vec.push_back(c);
         if (!vec.empty()) choices = vec;
     }
-    std::uniform_int_distribution<size_t> pick(0, choices.size() - 1);
-    return choices[pick(rng_)];
+    return choices[choose(DecisionKind::TileSize, uint32_t(choices.size()))];
 }
 
 void SketchSampler::vectorize_pure(ActionList &out, const std::string &stage, const LoopDim &inner, int64_t extent) {
@@ -84,8 +112,7 @@ void SketchSampler::tile_output(ActionList &out, std::vector<int64_t> &tiles, st
     if (order.size() > 1) out.push_back(Action::reorder(f.name, order));
 
     // Fuse the k outermost outer loops into one parallel loop.
-    std::uniform_int_distribution<size_t> grain(1, outer.size());
-    const size_t k = grain(rng_);
+    const size_t k = 1 + choose(DecisionKind::ParallelGrain, uint32_t(outer.size()));
     std::string fused = outer.back();
     for (size_t j = 1; j < k; j++) {
         const std::string next = f.name + "_p" + std::to_string(j);
@@ -104,13 +131,12 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
     std::vector<std::string> s_inner, s_mid, s_outer, r_inner, r_outer;
     std::string vector_loop;  // the innermost piece of the first pure loop, when it is long enough
     size_t pure_index = 0;
-    std::uniform_real_distribution<double> coin(0, 1);
     for (const LoopDim &d : stage.dims) {
         if (d.reduction) {
             // Split reductions mostly; always when nothing else of the stage would be scheduled (Halide warns
             // about a half-scheduled Func).
             const bool only_loop_left = pure_extents.empty() || *std::max_element(pure_extents.begin(), pure_extents.end()) <= 1;
-            if (d.extent > 1 && (only_loop_left || coin(rng_) < 0.8)) {
+            if (d.extent > 1 && (only_loop_left || chance(DecisionKind::Structure, 0.8))) {
                 out.push_back(Action::split(stage.name, d.name, {draw_tile(d.extent, false)}));
                 r_inner.push_back(split_name(d.name, 1, 1));
                 r_outer.push_back(split_name(d.name, 1, 0));
@@ -146,10 +172,10 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
     for (auto *group : {&s_inner, &r_inner, &s_mid, &r_outer, &s_outer}) order.insert(order.end(), group->begin(), group->end());
     if (order.size() > 1) out.push_back(Action::reorder(stage.name, order));
     if (!vector_loop.empty()) out.push_back(Action::annotate(stage.name, vector_loop, AnnotationKind::Vectorize));
-    if (s_inner.size() > 1 && coin(rng_) < 0.7) out.push_back(Action::annotate(stage.name, s_inner[1], AnnotationKind::Unroll));
+    if (s_inner.size() > 1 && chance(DecisionKind::Unroll, 0.7)) out.push_back(Action::annotate(stage.name, s_inner[1], AnnotationKind::Unroll));
     if (at_root && !s_outer.empty()) {
         std::string fused = s_outer.back();
-        if (s_outer.size() > 1 && coin(rng_) < 0.5) {
+        if (s_outer.size() > 1 && chance(DecisionKind::ParallelGrain, 0.5)) {
             const std::string next = stage.func + "_p";
             out.push_back(Action::fuse(stage.name, s_outer[s_outer.size() - 2], fused, next));
             fused = next;
@@ -182,34 +208,43 @@ void SketchSampler::schedule_root_reduction(ActionList &out, const FuncInfo &f) 
     for (size_t s = 1; s < f.stages.size(); s++) tile_update(out, f.stages[s], extents, true);
 }
 
-void SketchSampler::schedule_elementwise(ActionList &out, const FuncInfo &f, const std::string &tile_loop) {
-    std::uniform_real_distribution<double> coin(0, 1);
+bool SketchSampler::schedule_elementwise(ActionList &out, const FuncInfo &f, const std::string &tile_loop, bool tile_allowed) {
     const FuncInfo &output = workload_->func_infos.back();
-    if (coin(rng_) < params_.p_inline_elementwise) return;  // always-inline rule
-    if (coin(rng_) < 0.5) {
+    if (chance(DecisionKind::ComputeLocation, params_.p_inline_elementwise)) return tile_allowed;  // always-inline rule
+    const bool at_tile = chance(DecisionKind::ComputeLocation, 0.5) && tile_allowed;
+    if (at_tile) {
         out.push_back(Action::compute_at(f.name, output.name, tile_loop));
     } else {
         out.push_back(Action::compute_root(f.name));
         if (f.dims.size() > 1) out.push_back(Action::annotate(f.name, f.dims.back().name, AnnotationKind::Parallel));
     }
     if (!f.dims.empty()) vectorize_pure(out, f.name, f.dims[0], f.dims[0].extent);
+    return at_tile;
 }
 
-ActionList SketchSampler::draw() {
+ActionList SketchSampler::build() {
     ActionList out;
     std::vector<int64_t> tiles;
     std::string tile_loop;
     tile_output(out, tiles, tile_loop);
-    std::uniform_real_distribution<double> coin(0, 1);
-    for (const FuncInfo &f : workload_->func_infos) {
+    // Consumers first: a Func may live inside the output's tile only when every consumer does too
+    // (computed there, or inlined into something that is); otherwise it goes to the root.
+    std::map<std::string, bool> in_tile = {{workload_->func_infos.back().name, true}};
+    const auto &funcs = workload_->func_infos;
+    for (auto it = funcs.rbegin(); it != funcs.rend(); ++it) {
+        const FuncInfo &f = *it;
         if (f.is_output) continue;
+        bool tile_allowed = true;
+        for (const std::string &c : f.consumers) tile_allowed = tile_allowed && in_tile.count(c) && in_tile[c];
         if (!f.has_reduction()) {
-            schedule_elementwise(out, f, tile_loop);
-        } else if (coin(rng_) < params_.p_root_reduction) {
+            in_tile[f.name] = schedule_elementwise(out, f, tile_loop, tile_allowed);
+        } else if (!tile_allowed || chance(DecisionKind::ComputeLocation, params_.p_root_reduction)) {
             schedule_root_reduction(out, f);
+            in_tile[f.name] = false;
         } else {
-            out.push_back(Action::compute_at(f.name, workload_->func_infos.back().name, tile_loop));
+            out.push_back(Action::compute_at(f.name, funcs.back().name, tile_loop));
             schedule_fused_reduction(out, f, tiles);
+            in_tile[f.name] = true;
         }
     }
     return out;

@@ -12,7 +12,10 @@
 //   elementwise        simple elementwise stages stay inlined (always-inline) or are computed at the
 //                      output's tile or at root, vectorized along their innermost loop
 //   unroll             random unrolling of small inner loops
-// Every sampled list is checked by lowering before it is returned, so callers get valid states only.
+// Every random choice is recorded on a DecisionTape. Replaying a tape rebuilds its schedule; changing one
+// decision (mutation) or splicing two tapes (crossover) gives a neighbour that is again an instance of a
+// sketch: the evolutionary search works on tapes and never has to repair an action list.
+// sample_valid() checks by lowering, so its callers get valid states only.
 #pragma once
 
 #include "schedule/Action.h"
@@ -32,12 +35,30 @@ struct SamplerParams {
     int max_tries = 50;              ///< draws per valid sample before giving up
 };
 
+/// What a random decision of the sampler sets, so mutations can aim at one kind (Ansor's mutation rules).
+enum class DecisionKind { TileSize, ParallelGrain, ComputeLocation, Unroll, Structure };
+constexpr int kDecisionKinds = 5;
+
+struct Decision {
+    DecisionKind kind;
+    uint32_t value;  ///< read modulo the number of choices when replayed
+};
+using DecisionTape = std::vector<Decision>;
+
+/// A sampled schedule with the decisions that made it.
+struct SketchCandidate {
+    DecisionTape tape;
+    ActionList actions;
+};
+
 class SketchSampler {
 public:
     SketchSampler(const WorkloadSpec &spec, SamplerParams params, uint64_t seed);
 
     /// One random schedule (not yet checked).
-    ActionList draw();
+    ActionList draw() { return replay({}).actions; }
+    /// The schedule of a tape; decisions past its end are drawn at random (and recorded).
+    SketchCandidate replay(const DecisionTape &tape);
     /// One random schedule that applies and lowers; throws std::runtime_error after max_tries failures.
     ActionList sample_valid();
 
@@ -49,13 +70,22 @@ private:
     SamplerParams params_;
     std::mt19937_64 rng_;
     std::unique_ptr<Workload> workload_;  ///< read-only: the facts about stages, never scheduled
+    const DecisionTape *replaying_ = nullptr;  ///< the tape being replayed
+    DecisionTape recording_;                   ///< the decisions of the schedule being built
 
+    /// A choice in [0, n): the replayed decision when there is one of this kind, else a random one.
+    uint32_t choose(DecisionKind kind, uint32_t n);
+    /// True with probability p (a recorded decision as well).
+    bool chance(DecisionKind kind, double p);
+    ActionList build();
     int lanes() const;
     int64_t draw_tile(int64_t extent, bool vector_dim);
     void tile_output(ActionList &out, std::vector<int64_t> &tiles, std::string &tile_loop);
     void schedule_fused_reduction(ActionList &out, const FuncInfo &f, const std::vector<int64_t> &tiles);
     void schedule_root_reduction(ActionList &out, const FuncInfo &f);
-    void schedule_elementwise(ActionList &out, const FuncInfo &f, const std::string &tile_loop);
+    /// Schedules a pure producer; returns whether it ends up inside the output's tile (inlined into a
+    /// consumer that is, or computed there).
+    bool schedule_elementwise(ActionList &out, const FuncInfo &f, const std::string &tile_loop, bool tile_allowed);
     void tile_update(ActionList &out, const StageInfo &stage, const std::vector<int64_t> &pure_extents, bool parallel_outer);
     void vectorize_pure(ActionList &out, const std::string &stage, const LoopDim &inner, int64_t extent);
 };

@@ -1,9 +1,13 @@
-// The tuning loop for one workload: propose candidates, measure them, keep the best.
-// Proposals come from the sketch sampler (the `random` model); every measured state is reported to a
-// callback at once (the caller stores it), and states measured before (resume) are never measured again.
+// The tuning loop for one workload: propose candidates, measure them, learn, keep the best.
+// With the `random` model, proposals are fresh random sketch instances (random search). With a learned
+// model, each round the evolutionary search picks the batch the model predicts fastest, the batch is
+// measured, and the model learns from it. Every measured state is reported to a callback at once (the
+// caller stores it); states measured before (resume) are never measured again.
 #pragma once
 
 #include "measure/Measurer.h"
+#include "model/CostModel.h"
+#include "search/Evolution.h"
 #include "search/SketchSampler.h"
 
 #include <functional>
@@ -14,9 +18,12 @@ namespace worldtune {
 
 /// Every knob of a tuning run.
 struct TuneParams {
-    int trials = 64;            ///< candidates to measure in this run
-    uint64_t seed = 1;          ///< sampler seed
+    int trials = 64;                ///< candidates to measure in this run
+    uint64_t seed = 1;              ///< sampler and search seed
+    int measures_per_round = 16;    ///< batch measured between model updates (Ansor: 64; smaller batches
+                                    ///< let the model learn within small budgets)
     SamplerParams sampler;
+    EvolutionParams evolution;
     int max_duplicate_draws = 200;  ///< consecutive already-seen draws before the space counts as exhausted
 };
 
@@ -24,26 +31,35 @@ struct TuneSummary {
     int measured = 0;                  ///< candidates measured in this run
     int failed = 0;                    ///< of which ended in an error
     std::optional<MeasureResult> best; ///< fastest correct candidate of this run
+    std::vector<double> best_after;    ///< best latency after each trial (0 until one succeeded)
     double wall_seconds = 0;           ///< whole run
     double measure_seconds = 0;        ///< inside the measurer (compile + run + check + worker overhead)
-    double propose_seconds = 0;        ///< sampling and validating candidates
+    double propose_seconds = 0;        ///< sampling, evolution and validation, model scoring included
+    double model_seconds = 0;          ///< of which model scoring, plus model training (update)
 };
 
 class Tuner {
 public:
-    Tuner(WorkloadSpec spec, TuneParams params, Measurer &measurer);
+    /// `model` may be null: random search. The tuner calls model->set_task(spec) at the start of each run,
+    /// so one model can serve the tuners of several tasks.
+    Tuner(WorkloadSpec spec, TuneParams params, Measurer &measurer, CostModel *model = nullptr);
 
     /// Marks a state as measured already (e.g. found in the records database): it is never proposed.
     void mark_seen(const ActionList &actions);
-    /// Runs `trials` measurements, calling `on_measured(result, index)` after each one.
+    /// Runs `trials` measurements, calling `on_measured(result, index)` after each one. Calling it again
+    /// measures `trials` more (what was measured and learned stays).
     TuneSummary run(const std::function<void(const MeasureResult &, int)> &on_measured);
 
 private:
+    std::vector<SketchCandidate> propose(int count, TuneSummary &summary);
+
     WorkloadSpec spec_;
     TuneParams params_;
     Measurer &measurer_;
+    CostModel *model_;
     SketchSampler sampler_;
     std::set<std::string> seen_;
+    std::vector<std::pair<double, DecisionTape>> best_tapes_;  ///< fastest measured of this run, by latency
 };
 
 }  // namespace worldtune

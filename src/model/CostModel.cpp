@@ -1,0 +1,20 @@
+#include "model/CostModel.h"
+
+#include "model/RandomModel.h"
+#include "model/StaticModel.h"
+
+#include <stdexcept>
+
+namespace worldtune {
+
+std::vector<std::string> cost_model_names() { return {"random", "static"}; }
+
+std::unique_ptr<CostModel> make_cost_model(const std::string &name, const CostModelParams &params) {
+    if (name == "random") return std::make_unique<RandomModel>(params.seed);
+    if (name == "static") return std::make_unique<StaticModel>(params);
+    std::string known;
+    for (const std::string &n : cost_model_names()) known += (known.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("unknown cost model '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace worldtune

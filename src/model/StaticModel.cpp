@@ -1,0 +1,400 @@
+#include "model/StaticModel.h"
+
+#include "schedule/Apply.h"
+
+#include <xgboost/c_api.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <thread>
+
+namespace worldtune {
+
+namespace {
+
+void check(int rc, const char *what) {
+    if (rc != 0) throw ModelError(std::string("XGBoost: ") + what + ": " + XGBGetLastError());
+}
+
+std::string state_key(const WorkloadSpec &spec, const ActionList &actions) {
+    return spec.canonical() + "\n" + actions_to_json(actions).dump();
+}
+
+/// A DMatrix over dense rows, freed with the object.
+class Matrix {
+public:
+    Matrix(const std::vector<float> &data, size_t rows) {
+        check(XGDMatrixCreateFromMat(data.data(), rows, kStaticFeatureLength, std::numeric_limits<float>::quiet_NaN(), &handle_),
+              "creating a matrix");
+    }
+    ~Matrix() { XGDMatrixFree(handle_); }
+    Matrix(const Matrix &) = delete;
+    Matrix &operator=(const Matrix &) = delete;
+    DMatrixHandle handle() const { return handle_; }
+
+private:
+    DMatrixHandle handle_ = nullptr;
+};
+
+/// Margins (sums of tree outputs; base_score is 0) of every row, for trees [begin, end) (end 0: all).
+std::vector<float> predict_margins(BoosterHandle booster, const Matrix &m, int begin, int end) {
+    const std::string config = "{\"type\": 1, \"training\": false, \"iteration_begin\": " + std::to_string(begin) +
+                               ", \"iteration_end\": " + std::to_string(end) + ", \"strict_shape\": false}";
+    const bst_ulong *shape = nullptr;
+    bst_ulong dim = 0;
+    const float *out = nullptr;
+    check(XGBoosterPredictFromDMatrix(booster, m.handle(), config.c_str(), &shape, &dim, &out), "predicting");
+    bst_ulong n = 1;
+    for (bst_ulong d = 0; d < dim; d++) n *= shape[d];
+    return std::vector<float>(out, out + n);
+}
+
+/// Rows of several candidates stacked into one matrix, with each row's candidate.
+struct Stacked {
+    std::vector<float> data;
+    std::vector<size_t> owner;
+    size_t rows() const { return owner.size(); }
+};
+
+void stack(Stacked &s, const FeatureRows &rows, size_t owner) {
+    for (const std::vector<float> &r : rows) {
+        s.data.insert(s.data.end(), r.begin(), r.end());
+        s.owner.push_back(owner);
+    }
+}
+
+std::vector<double> pack_sums(const std::vector<float> &margins, const std::vector<size_t> &owner, size_t packs) {
+    std::vector<double> sums(packs, 0.0);
+    for (size_t r = 0; r < margins.size(); r++) sums[owner[r]] += margins[r];
+    return sums;
+}
+
+}  // namespace
+
+StaticModel::StaticModel(const CostModelParams &params) : params_(params), rng_(params.seed) {}
+
+StaticModel::~StaticModel() {
+    if (booster_) XGBoosterFree(booster_);
+}
+
+void StaticModel::set_task(const WorkloadSpec &spec) {
+    task_ = spec;
+    has_task_ = true;
+}
+
+size_t StaticModel::successful_samples() const {
+    return size_t(std::count_if(samples_.begin(), samples_.end(), [](const Sample &s) { return s.latency > 0; }));
+}
+
+std::vector<const StaticModel::CacheEntry *> StaticModel::lookup(
+    const std::vector<std::pair<WorkloadSpec, ActionList>> &states) {
+    // Make room first: pointers handed out by this call stay valid until the next one.
+    while (cache_.size() > kFeatureCacheSize && !cache_order_.empty()) {
+        cache_.erase(cache_order_.front());
+        cache_order_.pop_front();
+    }
+    std::vector<std::string> keys;
+    std::vector<size_t> misses;  // first index of each missing key
+    std::map<std::string, size_t> missing;
+    for (size_t i = 0; i < states.size(); i++) {
+        keys.push_back(state_key(states[i].first, states[i].second));
+        if (!cache_.count(keys.back()) && missing.emplace(keys.back(), i).second) misses.push_back(i);
+    }
+
+    std::vector<std::unique_ptr<CacheEntry>> fresh(misses.size());
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t m; (m = next++) < misses.size();) {
+            auto entry = std::make_unique<CacheEntry>();
+            try {
+                const auto &[spec, actions] = states[misses[m]];
+                entry->rows = extract_features(spec, actions);
+                entry->valid = true;
+            } catch (...) {
+                // ScheduleError: Halide refuses the state. Anything else: not scorable either.
+                entry->valid = false;
+            }
+            fresh[m] = std::move(entry);
+        }
+    };
+    const size_t threads = std::min<size_t>(std::max(1, params_.threads), misses.size());
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; t++) pool.emplace_back(work);
+    work();
+    for (std::thread &t : pool) t.join();
+    for (size_t m = 0; m < misses.size(); m++) {
+        const std::string &key = keys[misses[m]];
+        cache_[key] = std::move(fresh[m]);
+        cache_order_.push_back(key);
+    }
+
+    std::vector<const CacheEntry *> out;
+    for (const std::string &k : keys) out.push_back(cache_.at(k).get());
+    return out;
+}
+
+std::vector<const FeatureRows *> StaticModel::features(const std::vector<ActionList> &candidates, std::vector<bool> *valid) {
+    if (!has_task_) throw std::logic_error("StaticModel: set_task() before features()");
+    std::vector<std::pair<WorkloadSpec, ActionList>> states;
+    for (const ActionList &c : candidates) states.emplace_back(task_, c);
+    std::vector<const FeatureRows *> out;
+    if (valid) valid->clear();
+    for (const CacheEntry *e : lookup(states)) {
+        out.push_back(e->valid ? &e->rows : nullptr);
+        if (valid) valid->push_back(e->valid);
+    }
+    return out;
+}
+
+std::vector<double> StaticModel::predict(const std::vector<ActionList> &candidates) {
+    std::vector<bool> valid;
+    const std::vector<const FeatureRows *> rows = features(candidates, &valid);
+    std::vector<double> scores(candidates.size(), -std::numeric_limits<double>::infinity());
+    if (!trained()) {
+        std::uniform_real_distribution<double> small(0, 1e-3);
+        for (size_t i = 0; i < candidates.size(); i++)
+            if (valid[i]) scores[i] = small(rng_);
+        return scores;
+    }
+    std::vector<const FeatureRows *> scorable;
+    std::vector<size_t> where;
+    for (size_t i = 0; i < candidates.size(); i++) {
+        if (!valid[i]) continue;
+        scorable.push_back(rows[i]);
+        where.push_back(i);
+    }
+    const std::vector<double> sums = predict_rows(scorable);
+    for (size_t k = 0; k < where.size(); k++) scores[where[k]] = sums[k];
+    return scores;
+}
+
+std::vector<double> StaticModel::predict_rows(const std::vector<const FeatureRows *> &candidates) const {
+    Stacked s;
+    for (size_t i = 0; i < candidates.size(); i++) stack(s, *candidates[i], i);
+    if (s.rows() == 0) return std::vector<double>(candidates.size(), 0.0);
+    Matrix m(s.data, s.rows());
+    return pack_sums(predict_margins(booster_, m, 0, 0), s.owner, candidates.size());
+}
+
+void StaticModel::update(const std::vector<MeasureResult> &results) {
+    std::vector<std::pair<WorkloadSpec, ActionList>> states;
+    std::vector<const MeasureResult *> measured;
+    for (const MeasureResult &r : results) {
+        if (r.error == ErrorKind::Schedule) continue;  // Halide refuses it: no features to learn from
+        try {
+            states.emplace_back(WorkloadSpec::parse(r.spec), actions_from_json(r.actions));
+            measured.push_back(&r);
+        } catch (const std::exception &) {
+            continue;  // a record this build cannot read
+        }
+    }
+    const std::vector<const CacheEntry *> entries = lookup(states);
+    bool added = false;
+    for (size_t i = 0; i < entries.size(); i++) {
+        if (!entries[i]->valid) continue;
+        const MeasureResult &r = *measured[i];
+        Sample s;
+        s.spec = states[i].first.canonical();
+        s.latency = r.ok() && r.timing.median_s > 0 ? r.timing.median_s : 0;
+        sample_rows_.push_back(entries[i]->rows);
+        s.rows = &sample_rows_.back();
+        samples_.push_back(std::move(s));
+        added = true;
+    }
+    if (!added) return;
+    if (++updates_since_training_ < std::max(1, params_.retrain_every)) return;
+    if (successful_samples() < size_t(kMinTrainSamples)) return;
+    train();
+}
+
+void StaticModel::set_booster_params(void *booster) const {
+    const std::pair<const char *, std::string> settings[] = {
+        {"booster", "gbtree"},
+        {"tree_method", "hist"},
+        {"objective", "reg:squarederror"},  // unused: the gradient comes from the pack-sum objective
+        {"base_score", "0"},
+        {"max_depth", std::to_string(params_.xgb_max_depth)},
+        {"eta", std::to_string(params_.xgb_eta)},
+        {"gamma", "0.001"},           // Ansor's
+        {"min_child_weight", "0"},    // Ansor's
+        {"nthread", std::to_string(std::max(1, params_.threads))},
+        {"seed", std::to_string(params_.seed % 2147483647u)},
+        {"verbosity", "0"},
+        {"disable_default_eval_metric", "1"},
+    };
+    for (const auto &[key, value] : settings) check(XGBoosterSetParam(booster, key, value.c_str()), key);
+}
+
+void StaticModel::train() {
+    if (successful_samples() == 0) return;
+    // Labels: throughput normalized within each workload.
+    std::map<std::string, double> best;
+    for (const Sample &s : samples_) {
+        if (s.latency <= 0) continue;
+        auto it = best.find(s.spec);
+        if (it == best.end() || s.latency < it->second) best[s.spec] = s.latency;
+    }
+    const bool holdout = samples_.size() >= size_t(kMinHoldoutSamples) && params_.xgb_early_stopping > 0;
+    Stacked train_rows, valid_rows;
+    std::vector<double> train_y, valid_y;
+    for (size_t i = 0; i < samples_.size(); i++) {
+        const Sample &s = samples_[i];
+        const double y = s.latency > 0 ? best.at(s.spec) / s.latency : 0.0;
+        if (holdout && i % 5 == 4) {
+            stack(valid_rows, *s.rows, valid_y.size());
+            valid_y.push_back(y);
+        } else {
+            stack(train_rows, *s.rows, train_y.size());
+            train_y.push_back(y);
+        }
+    }
+    if (train_rows.rows() == 0) return;
+
+    Matrix dtrain(train_rows.data, train_rows.rows());
+    std::vector<float> row_labels;
+    for (size_t owner : train_rows.owner) row_labels.push_back(float(train_y[owner]));
+    check(XGDMatrixSetFloatInfo(dtrain.handle(), "label", row_labels.data(), row_labels.size()), "setting labels");
+    std::unique_ptr<Matrix> dvalid;
+    if (valid_rows.rows() > 0) dvalid = std::make_unique<Matrix>(valid_rows.data, valid_rows.rows());
+
+    BoosterHandle booster = nullptr;
+    DMatrixHandle cache[] = {dtrain.handle()};
+    check(XGBoosterCreate(cache, 1, &booster), "creating a booster");
+    try {
+        set_booster_params(booster);
+        auto weight = [](double y) { return std::max(y, kMinWeight); };
+        std::vector<float> margin(train_rows.rows(), 0.0f), valid_margin(valid_rows.rows(), 0.0f);
+        std::vector<float> grad(train_rows.rows()), hess(train_rows.rows());
+        double best_loss = std::numeric_limits<double>::infinity();
+        int best_round = -1, round = 0;
+        for (; round < std::max(1, params_.xgb_rounds); round++) {
+            const std::vector<double> sums = pack_sums(margin, train_rows.owner, train_y.size());
+            for (size_t r = 0; r < train_rows.rows(); r++) {
+                const size_t c = train_rows.owner[r];
+                const double w = weight(train_y[c]);
+                grad[r] = float(2 * w * (sums[c] - train_y[c]));
+                hess[r] = float(2 * w);
+            }
+            check(XGBoosterBoostOneIter(booster, dtrain.handle(), grad.data(), hess.data(), grad.size()), "boosting");
+            const std::vector<float> step = predict_margins(booster, dtrain, round, round + 1);
+            for (size_t r = 0; r < margin.size(); r++) margin[r] += step[r];
+            if (!dvalid) continue;
+            const std::vector<float> vstep = predict_margins(booster, *dvalid, round, round + 1);
+            for (size_t r = 0; r < valid_margin.size(); r++) valid_margin[r] += vstep[r];
+            const std::vector<double> vsums = pack_sums(valid_margin, valid_rows.owner, valid_y.size());
+            double loss = 0, total_weight = 0;
+            for (size_t c = 0; c < valid_y.size(); c++) {
+                loss += weight(valid_y[c]) * (vsums[c] - valid_y[c]) * (vsums[c] - valid_y[c]);
+                total_weight += weight(valid_y[c]);
+            }
+            loss /= std::max(total_weight, 1e-12);
+            if (loss < best_loss) {
+                best_loss = loss;
+                best_round = round;
+            } else if (round - best_round >= params_.xgb_early_stopping) {
+                round++;
+                break;
+            }
+        }
+        int kept = round;
+        if (dvalid && best_round >= 0 && best_round + 1 < round) {
+            BoosterHandle sliced = nullptr;
+            check(XGBoosterSlice(booster, 0, best_round + 1, 1, &sliced), "keeping the best rounds");
+            XGBoosterFree(booster);
+            booster = sliced;
+            set_booster_params(booster);
+            kept = best_round + 1;
+        }
+        if (booster_) XGBoosterFree(booster_);
+        booster_ = booster;
+        rounds_ = kept;
+        updates_since_training_ = 0;
+    } catch (...) {
+        XGBoosterFree(booster);
+        throw;
+    }
+}
+
+void StaticModel::save(const std::string &path) const {
+    if (!booster_) throw ModelError("static model: nothing to save, the model has not been trained");
+    bst_ulong len = 0;
+    const char *bytes = nullptr;
+    check(XGBoosterSaveModelToBuffer(booster_, "{\"format\": \"ubj\"}", &len, &bytes), "saving");
+    nlohmann::json header = {{"format", "worldtune-static-model"},
+                             {"version", kFileVersion},
+                             {"feature_version", StaticFeatures::version()},
+                             {"feature_length", StaticFeatures::length()},
+                             {"rounds", rounds_}};
+    std::ofstream out(path, std::ios::binary);
+    out << header.dump() << "\n";
+    out.write(bytes, std::streamsize(len));
+    if (!out) throw ModelError("static model: cannot write " + path);
+}
+
+void StaticModel::load(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ModelError("static model: cannot read " + path);
+    std::string line;
+    std::getline(in, line);
+    nlohmann::json header;
+    try {
+        header = nlohmann::json::parse(line);
+    } catch (const std::exception &) {
+        throw ModelError("static model: " + path + " is not a worldtune static model file");
+    }
+    if (header.value("format", "") != "worldtune-static-model")
+        throw ModelError("static model: " + path + " is not a worldtune static model file");
+    if (header.value("version", -1) != kFileVersion)
+        throw ModelError("static model: " + path + " has file version " + std::to_string(header.value("version", -1)) +
+                         ", this build reads version " + std::to_string(kFileVersion));
+    if (header.value("feature_version", -1) != StaticFeatures::version() ||
+        header.value("feature_length", -1) != StaticFeatures::length())
+        throw ModelError("static model: " + path + " was trained on static features version " +
+                         std::to_string(header.value("feature_version", -1)) + " (" +
+                         std::to_string(header.value("feature_length", -1)) + " values); this build has version " +
+                         std::to_string(StaticFeatures::version()) + " (" + std::to_string(StaticFeatures::length()) +
+                         " values): retrain it");
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    BoosterHandle booster = nullptr;
+    check(XGBoosterCreate(nullptr, 0, &booster), "creating a booster");
+    if (XGBoosterLoadModelFromBuffer(booster, bytes.data(), bytes.size()) != 0) {
+        const std::string why = XGBGetLastError();
+        XGBoosterFree(booster);
+        throw ModelError("static model: " + path + ": XGBoost cannot load the model: " + why);
+    }
+    set_booster_params(booster);
+    int rounds = 0;
+    check(XGBoosterBoostedRounds(booster, &rounds), "counting rounds");
+    if (booster_) XGBoosterFree(booster_);
+    booster_ = booster;
+    rounds_ = rounds;
+}
+
+ScoringThroughput measure_scoring_throughput(CostModel &model, const WorkloadSpec &spec,
+                                             const std::vector<ActionList> &population) {
+    using clock = std::chrono::steady_clock;
+    ScoringThroughput t;
+    t.candidates = int(population.size());
+    model.set_task(spec);
+    const auto t0 = clock::now();
+    const std::vector<double> scores = model.predict(population);
+    const auto t1 = clock::now();
+    model.predict(population);
+    const auto t2 = clock::now();
+    for (double s : scores) t.invalid += std::isinf(s) && s < 0;
+    const double first = std::chrono::duration<double>(t1 - t0).count();
+    const double second = std::chrono::duration<double>(t2 - t1).count();
+    t.candidates_per_second = population.size() / std::max(first, 1e-9);
+    t.cached_candidates_per_second = population.size() / std::max(second, 1e-9);
+    return t;
+}
+
+}  // namespace worldtune

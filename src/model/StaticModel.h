@@ -1,0 +1,117 @@
+// The `static` cost model, Ansor's: XGBoost over hand-made per-statement features of the lowered loop nest
+// (StaticFeatures.h). Each statement gets a score; a candidate's score is the sum over its statements.
+//
+// Training follows Ansor: the label of a measured candidate is its throughput normalized within its
+// workload (fastest latency of the workload / its latency, in (0, 1]; failed candidates get 0), and the
+// objective ("pack-sum") is the squared error between the SUM of a candidate's statement predictions and
+// that label, weighted by the label. XGBoost has no such objective, so each boosting round computes its
+// gradient here and calls XGBoosterBoostOneIter: for every row of candidate c,
+//     grad = 2 w_c (sum of predictions of c's rows - y_c),   hess = 2 w_c,   w_c = max(y_c, kMinWeight).
+// (kMinWeight keeps failed and very slow candidates in the loss, so the model learns to push them down;
+// Ansor's weight is y_c alone.) Rounds stop at CostModelParams::xgb_rounds or, with enough data, when the
+// same loss on a held-out fifth of the candidates has not improved for xgb_early_stopping rounds; the
+// model keeps the best round's trees.
+//
+// Until it has trained (fewer than kMinTrainSamples successful measurements) the model scores candidates
+// with small random numbers. Invalid candidates (Halide refuses them) always get -infinity. Features are
+// cached per candidate (key: canonical spec + action-list JSON), so a candidate is lowered once.
+//
+// Model file format (save/load): one JSON header line {"format": "worldtune-static-model", "version",
+// "feature_version", "feature_length"}, then XGBoost's UBJSON model bytes. Files of another format or
+// feature version are refused with a clear message.
+#pragma once
+
+#include "model/CostModel.h"
+#include "model/StaticFeatures.h"
+
+#include <deque>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace worldtune {
+
+/// A model file that cannot be read (missing, another format or feature version), or an XGBoost failure.
+struct ModelError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class StaticModel : public CostModel {
+public:
+    static constexpr int kMinTrainSamples = 8;         ///< successful measurements before the first training
+    static constexpr double kMinWeight = 0.05;         ///< weight floor of a candidate in the loss
+    static constexpr int kMinHoldoutSamples = 64;      ///< candidates before a fifth is held out for early stopping
+    static constexpr size_t kFeatureCacheSize = 20000; ///< candidates whose features are kept (oldest dropped)
+    static constexpr int kFileVersion = 1;
+
+    explicit StaticModel(const CostModelParams &params = {});
+    ~StaticModel() override;
+    StaticModel(const StaticModel &) = delete;
+    StaticModel &operator=(const StaticModel &) = delete;
+
+    std::string name() const override { return "static"; }
+    void set_task(const WorkloadSpec &spec) override;
+    std::vector<double> predict(const std::vector<ActionList> &candidates) override;
+    void update(const std::vector<MeasureResult> &results) override;
+
+    /// The feature rows of candidates of the current task (cached; extracted on params.threads threads).
+    /// An invalid candidate gets no rows and `valid[i] = false`.
+    std::vector<const FeatureRows *> features(const std::vector<ActionList> &candidates, std::vector<bool> *valid = nullptr);
+
+    /// Whether an XGBoost model has been trained (or loaded).
+    bool trained() const { return booster_ != nullptr; }
+    /// Measured candidates kept for training (failed ones included) and how many succeeded.
+    size_t samples() const { return samples_.size(); }
+    size_t successful_samples() const;
+    /// Boosting rounds of the current model (0 untrained).
+    int rounds() const { return rounds_; }
+    /// Retrains now on every sample (update() does it by itself every params.retrain_every calls).
+    void train();
+
+    void save(const std::string &path) const;  ///< throws ModelError when untrained or on I/O failure
+    void load(const std::string &path);        ///< throws ModelError (see the file format above)
+
+private:
+    struct Sample {
+        std::string spec;          ///< canonical spec text
+        double latency = 0;        ///< median seconds; 0 when the measurement failed
+        const FeatureRows *rows;   ///< owned by sample_rows_
+    };
+    struct CacheEntry {
+        bool valid = false;
+        FeatureRows rows;
+    };
+
+    /// Features of (spec, actions) pairs, extracting the missing ones in parallel.
+    std::vector<const CacheEntry *> lookup(const std::vector<std::pair<WorkloadSpec, ActionList>> &states);
+    std::vector<double> predict_rows(const std::vector<const FeatureRows *> &candidates) const;
+    void set_booster_params(void *booster) const;
+
+    CostModelParams params_;
+    WorkloadSpec task_;
+    bool has_task_ = false;
+    std::mt19937_64 rng_;
+    std::unordered_map<std::string, std::unique_ptr<CacheEntry>> cache_;
+    std::deque<std::string> cache_order_;
+    std::vector<Sample> samples_;
+    std::deque<FeatureRows> sample_rows_;
+    int updates_since_training_ = 0;
+    void *booster_ = nullptr;  ///< BoosterHandle
+    int rounds_ = 0;
+};
+
+/// Scoring throughput of a model on a population: candidates scored per second, feature extraction
+/// included (a fresh, empty cache) and, separately, when every candidate's features are cached.
+struct ScoringThroughput {
+    double candidates_per_second = 0;         ///< first scoring: lowering + features + prediction
+    double cached_candidates_per_second = 0;  ///< second scoring of the same population
+    int candidates = 0;
+    int invalid = 0;
+};
+ScoringThroughput measure_scoring_throughput(CostModel &model, const WorkloadSpec &spec,
+                                             const std::vector<ActionList> &population);
+
+}  // namespace worldtune

@@ -1,0 +1,110 @@
+#include "search/Evolution.h"
+
+#include "lower/StateText.h"
+#include "measure/Timing.h"
+#include "schedule/Apply.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace worldtune {
+
+EvolutionarySearch::EvolutionarySearch(SketchSampler &sampler, CostModel &model, EvolutionParams params, uint64_t seed)
+    : sampler_(sampler), model_(model), params_(params), rng_(seed) {}
+
+DecisionTape EvolutionarySearch::mutate(const DecisionTape &tape) {
+    if (tape.empty()) return tape;
+    // Pick a kind first (tile sizes most often, as they are most of the space), then one decision of it.
+    static const double kKindWeight[kDecisionKinds] = {0.55, 0.15, 0.1, 0.1, 0.1};
+    std::vector<size_t> of_kind[kDecisionKinds];
+    for (size_t i = 0; i < tape.size(); i++) of_kind[int(tape[i].kind)].push_back(i);
+    std::vector<double> weights(kDecisionKinds);
+    for (int k = 0; k < kDecisionKinds; k++) weights[k] = of_kind[k].empty() ? 0 : kKindWeight[k];
+    std::discrete_distribution<int> pick_kind(weights.begin(), weights.end());
+    const std::vector<size_t> &positions = of_kind[pick_kind(rng_)];
+    std::uniform_int_distribution<size_t> pick(0, positions.size() - 1);
+    DecisionTape child = tape;
+    child[positions[pick(rng_)]].value = uint32_t(rng_() & 0xffffffu);
+    return child;
+}
+
+DecisionTape EvolutionarySearch::crossover(const DecisionTape &a, const DecisionTape &b) {
+    const size_t n = std::min(a.size(), b.size());
+    if (n < 2) return a;
+    std::uniform_int_distribution<size_t> cut(1, n - 1);
+    const size_t at = cut(rng_);
+    DecisionTape child(a.begin(), a.begin() + at);
+    child.insert(child.end(), b.begin() + at, b.end());
+    return child;
+}
+
+std::vector<SketchCandidate> EvolutionarySearch::next_batch(int count, const std::set<std::string> &measured,
+                                                            const std::vector<DecisionTape> &best_tapes) {
+    predict_seconds_ = 0;
+    const int pop_size = std::max(2, params_.population);
+    // The first generation: grown from the best measured tapes, the rest fresh.
+    std::vector<SketchCandidate> population;
+    const int from_best = best_tapes.empty() ? 0 : int(params_.seed_from_best * pop_size);
+    for (int i = 0; i < from_best; i++)
+        population.push_back(sampler_.replay(mutate(best_tapes[i % best_tapes.size()])));
+    while (int(population.size()) < pop_size) population.push_back(sampler_.replay({}));
+
+    // The best unmeasured candidates seen in any generation, by score.
+    std::map<std::string, std::pair<double, SketchCandidate>> pool;
+    std::uniform_real_distribution<double> unit(0, 1);
+    for (int g = 0; g < std::max(1, params_.generations); g++) {
+        std::vector<ActionList> lists;
+        for (const SketchCandidate &c : population) lists.push_back(c.actions);
+        const double t0 = now_seconds();
+        std::vector<double> scores = model_.predict(lists);
+        predict_seconds_ += now_seconds() - t0;
+        for (size_t i = 0; i < population.size(); i++) {
+            const std::string key = actions_to_json(population[i].actions).dump();
+            if (measured.count(key) || !std::isfinite(scores[i])) continue;
+            pool.emplace(key, std::make_pair(scores[i], population[i]));
+        }
+        if (g + 1 == params_.generations) break;
+        // Parents by rank (robust to any score scale): weight 1/(rank+1) for the finite ones.
+        std::vector<size_t> order(population.size());
+        for (size_t i = 0; i < order.size(); i++) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+        std::vector<double> weights(order.size());
+        for (size_t r = 0; r < order.size(); r++) weights[r] = std::isfinite(scores[order[r]]) ? 1.0 / double(r + 1) : 1e-6;
+        std::discrete_distribution<size_t> parent(weights.begin(), weights.end());
+        std::vector<SketchCandidate> next;
+        while (int(next.size()) < pop_size) {
+            const DecisionTape &a = population[order[parent(rng_)]].tape;
+            DecisionTape child = unit(rng_) < params_.mutation_prob ? mutate(a) : crossover(a, population[order[parent(rng_)]].tape);
+            next.push_back(sampler_.replay(child));
+        }
+        population = std::move(next);
+    }
+
+    std::vector<std::pair<double, SketchCandidate>> ranked;
+    for (auto &entry : pool) ranked.push_back(std::move(entry.second));
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+
+    std::vector<SketchCandidate> batch;
+    std::set<std::string> taken;
+    const int greedy = count - int(std::floor(params_.eps_greedy * count + unit(rng_)));
+    auto take = [&](SketchCandidate c) {
+        const std::string key = actions_to_json(c.actions).dump();
+        if (measured.count(key) || taken.count(key)) return;
+        try {
+            validate_actions(sampler_.workload().spec, c.actions);
+        } catch (const ScheduleError &) {
+            return;
+        }
+        taken.insert(key);
+        batch.push_back(std::move(c));
+    };
+    for (auto &entry : ranked) {
+        if (int(batch.size()) >= greedy) break;
+        take(std::move(entry.second));
+    }
+    for (int tries = 0; int(batch.size()) < count && tries < 20 * count; tries++) take(sampler_.replay({}));
+    return batch;
+}
+
+}  // namespace worldtune

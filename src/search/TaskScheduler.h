@@ -1,0 +1,54 @@
+// Splits a tuning budget over the subgraphs of a network, as Ansor's task scheduler does: after one
+// warm-up round per task, each round goes to the task whose next round promises the largest drop of the
+// network's estimated latency (weight × gradient of its best latency over trials).
+#pragma once
+
+#include "search/Tuner.h"
+#include "workload/Presets.h"
+
+#include <functional>
+#include <memory>
+
+namespace worldtune {
+
+/// Every knob of the task scheduler.
+struct SchedulerParams {
+    int total_trials = 1000;     ///< over all tasks
+    int trials_per_round = 16;   ///< measured per task each time it is picked
+    double alpha = 0.2;          ///< Ansor's α: weight of the backward (observed) gradient vs the optimistic one
+    int backward_window = 3;     ///< rounds over which the observed gradient is measured
+};
+
+struct TaskState {
+    PresetEntry entry;             ///< spec and occurrences in the network
+    std::unique_ptr<Tuner> tuner;
+    int trials = 0;                ///< measured so far (database included)
+    double best = 0;               ///< best latency (s); 0 while none succeeded
+    std::vector<double> best_history;  ///< best after each of its rounds
+};
+
+class TaskScheduler {
+public:
+    /// `make_tuner(spec)` builds a task's tuner (sharing measurer and model as the caller likes).
+    TaskScheduler(std::vector<PresetEntry> tasks, SchedulerParams params,
+                  std::function<std::unique_ptr<Tuner>(const WorkloadSpec &)> make_tuner);
+
+    /// Sets what the database already knows of task i (resume).
+    void resume(size_t task, int trials, double best_latency);
+    /// Runs rounds until the budget is spent; `on_measured(task, result)` after each measurement.
+    void run(const std::function<void(size_t, const MeasureResult &)> &on_measured,
+             const std::function<void(size_t, const TaskState &)> &on_round = nullptr);
+
+    const std::vector<TaskState> &tasks() const { return tasks_; }
+    /// Σ occurrences × best latency; tasks without a result count as `missing_penalty` each (seconds).
+    double estimated_latency(double missing_penalty = 0) const;
+    /// The task the next round should go to.
+    size_t pick_task() const;
+
+private:
+    std::vector<TaskState> tasks_;
+    SchedulerParams params_;
+    int spent_ = 0;
+};
+
+}  // namespace worldtune

@@ -1,0 +1,245 @@
+// Cost models: static features are deterministic and see the schedule; the static (Ansor) model learns a
+// ranking from measured results, refuses invalid states, saves and loads; the factory knows every model.
+#include "lower/StateText.h"
+#include "model/CostModel.h"
+#include "model/StaticFeatures.h"
+#include "model/StaticModel.h"
+#include "schedule/Apply.h"
+#include "search/SketchSampler.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <unistd.h>
+
+using namespace worldtune;
+
+namespace {
+
+const char *kSmallMatmul = "matmul:M=128,N=128,K=128";
+
+ActionList parse(const std::string &json_text) { return actions_from_json(nlohmann::json::parse(json_text)); }
+
+/// The row of the statement that stores to the pipeline's output.
+const std::vector<float> *output_row(const FeatureRows &rows) {
+    for (const std::vector<float> &r : rows)
+        if (r[kStoredIsOutput] == 1.0f) return &r;
+    return nullptr;
+}
+
+/// The test's "hardware": faster with more unrolled loops and wider vectors. Latency in seconds.
+double synthetic_latency(const ActionList &actions) {
+    std::map<std::string, int64_t> factor;  // "stage/loop" -> extent the split gave it
+    double unrolled = 0, vector_bits = 0;
+    for (const Action &a : actions) {
+        if (a.kind == ActionKind::Split) {
+            const std::vector<std::string> names = a.split_names();
+            for (size_t i = 1; i < names.size(); i++) factor[a.stage + "/" + names[i]] = a.factors[i - 1];
+        }
+        if (a.kind == ActionKind::Annotate && a.annotation == AnnotationKind::Unroll) unrolled += 1;
+        if (a.kind == ActionKind::Annotate && a.annotation == AnnotationKind::Vectorize) {
+            auto it = factor.find(a.stage + "/" + a.dims[0]);
+            if (it != factor.end()) vector_bits += std::log2(double(it->second));
+        }
+    }
+    return 1e-3 / (1.0 + unrolled + vector_bits);
+}
+
+MeasureResult synthetic_result(const WorkloadSpec &spec, const ActionList &actions) {
+    MeasureResult r;
+    r.spec = spec.canonical();
+    r.actions = actions_to_json(actions);
+    r.timing.median_s = synthetic_latency(actions);
+    r.gflops = 1;
+    return r;
+}
+
+std::vector<ActionList> sample_valid(const WorkloadSpec &spec, int count, uint64_t seed) {
+    SketchSampler sampler(spec, SamplerParams{}, seed);
+    std::vector<ActionList> out;
+    for (int i = 0; i < count; i++) out.push_back(sampler.sample_valid());
+    return out;
+}
+
+/// Share of pairs with different latencies that the scores order correctly (higher score = faster).
+double pairwise_accuracy(const std::vector<double> &scores, const std::vector<double> &latencies) {
+    int right = 0, pairs = 0;
+    for (size_t i = 0; i < scores.size(); i++) {
+        for (size_t j = i + 1; j < scores.size(); j++) {
+            if (std::abs(latencies[i] - latencies[j]) < 1e-12) continue;
+            pairs++;
+            const bool faster_i = latencies[i] < latencies[j];
+            right += faster_i ? scores[i] > scores[j] : scores[j] > scores[i];
+        }
+    }
+    return pairs ? double(right) / pairs : 1.0;
+}
+
+}  // namespace
+
+TEST(ModelTest, FeaturesAreDeterministic) {
+    const WorkloadSpec spec = WorkloadSpec::parse(kSmallMatmul);
+    const uint64_t seed = 11;
+    std::cout << "seed " << seed << "\n";
+    for (const ActionList &actions : sample_valid(spec, 4, seed)) {
+        const FeatureRows a = extract_features(spec, actions);
+        const FeatureRows b = extract_features(spec, actions);
+        const FeatureRows c = extract_features(lower_state_stmt(spec, actions));
+        ASSERT_FALSE(a.empty());
+        for (const std::vector<float> &row : a) ASSERT_EQ(int(row.size()), StaticFeatures::length());
+        EXPECT_EQ(a, b) << actions_to_json(actions).dump();
+        EXPECT_EQ(a, c) << actions_to_json(actions).dump();
+        for (const std::vector<float> &row : a)
+            for (float v : row) ASSERT_TRUE(std::isfinite(v));
+    }
+    EXPECT_EQ(StaticFeatures::name(kFloatMul), "float_mul");
+    EXPECT_EQ(StaticFeatures::name(kBufferBase + kBufferFeatures + kBufTotalBytes), "buf1.total_bytes");
+}
+
+TEST(ModelTest, FeaturesSeeVectorization) {
+    const WorkloadSpec spec = WorkloadSpec::parse("matmul:M=64,N=64,K=64");
+    const FeatureRows vec = extract_features(spec, parse(R"([["SP","out","n",[16],"auto"],["AN","out","n_1","vectorize"]])"));
+    const FeatureRows scalar = extract_features(spec, parse(R"([["SP","out","n",[16],"auto"]])"));
+    const std::vector<float> *v = output_row(vec), *s = output_row(scalar);
+    ASSERT_TRUE(v && s);
+    EXPECT_EQ((*v)[kIsVectorized], 1.0f);
+    EXPECT_EQ((*s)[kIsVectorized], 0.0f);
+    EXPECT_FLOAT_EQ((*v)[kVectorLanes], float(std::log2(17.0)));
+    EXPECT_FLOAT_EQ((*s)[kVectorLanes], 1.0f);
+    // The vectorized loop is gone from the nest, and the output's access is a dense vector.
+    EXPECT_LT((*v)[kDepth], (*s)[kDepth]);
+    bool dense_output = false;
+    for (int slot = 0; slot < kBufferSlots; slot++) {
+        const float *g = v->data() + kBufferBase + slot * kBufferFeatures;
+        if (g[kBufIsStored] == 1.0f) dense_output = g[kBufLaneDense] == 1.0f;
+    }
+    EXPECT_TRUE(dense_output);
+    // Same arithmetic in total.
+    EXPECT_FLOAT_EQ((*v)[kStoreElems], (*s)[kStoreElems]);
+}
+
+TEST(ModelTest, FeaturesSeeUnrollingAndParallelism) {
+    const WorkloadSpec spec = WorkloadSpec::parse("matmul:M=64,N=64,K=64");
+    const FeatureRows unrolled = extract_features(spec, parse(
+        R"([["SP","out","n",[4],"auto"],["AN","out","n_1","unroll"],["AN","out","m","parallel"]])"));
+    const std::vector<float> *u = output_row(unrolled);
+    ASSERT_TRUE(u);
+    EXPECT_EQ((*u)[kIsUnrolled], 1.0f);
+    EXPECT_FLOAT_EQ((*u)[kUnrollCopies], float(std::log2(5.0)));
+    EXPECT_EQ((*u)[kInParallel], 1.0f);
+    EXPECT_FLOAT_EQ((*u)[kOuterParallelExtent], float(std::log2(65.0)));
+}
+
+TEST(ModelTest, InvalidStatesAreRefused) {
+    const WorkloadSpec spec = WorkloadSpec::parse(kSmallMatmul);
+    const ActionList invalid = parse(R"([["SP","out","nope",[4],"auto"]])");
+    EXPECT_THROW(extract_features(spec, invalid), ScheduleError);
+
+    StaticModel model;
+    model.set_task(spec);
+    const std::vector<double> scores = model.predict({invalid, {}});
+    ASSERT_EQ(scores.size(), 2u);
+    EXPECT_TRUE(std::isinf(scores[0]) && scores[0] < 0);
+    EXPECT_TRUE(std::isfinite(scores[1]));
+}
+
+TEST(ModelTest, StaticModelLearnsARanking) {
+    const WorkloadSpec spec = WorkloadSpec::parse(kSmallMatmul);
+    const uint64_t seed = 5;
+    std::cout << "seed " << seed << "\n";
+    const std::vector<ActionList> candidates = sample_valid(spec, 70, seed);
+    const std::vector<ActionList> train(candidates.begin(), candidates.begin() + 45);
+    const std::vector<ActionList> held_out(candidates.begin() + 45, candidates.end());
+
+    CostModelParams params;
+    params.seed = seed;
+    StaticModel model(params);
+    model.set_task(spec);
+    EXPECT_FALSE(model.trained());
+    // Too few measurements: no training yet.
+    std::vector<MeasureResult> results;
+    for (size_t i = 0; i < 4; i++) results.push_back(synthetic_result(spec, train[i]));
+    model.update(results);
+    EXPECT_FALSE(model.trained());
+    results.clear();
+    for (size_t i = 4; i < train.size(); i++) results.push_back(synthetic_result(spec, train[i]));
+    MeasureResult failed = synthetic_result(spec, train[0]);
+    failed.error = ErrorKind::Timeout;
+    results.push_back(failed);
+    model.update(results);
+    ASSERT_TRUE(model.trained());
+    EXPECT_EQ(model.samples(), train.size() + 1);
+    EXPECT_GT(model.rounds(), 0);
+
+    std::vector<double> latencies;
+    for (const ActionList &a : held_out) latencies.push_back(synthetic_latency(a));
+    const std::vector<double> scores = model.predict(held_out);
+    const double accuracy = pairwise_accuracy(scores, latencies);
+    std::cout << "pairwise accuracy on " << held_out.size() << " held-out candidates: " << accuracy << "\n";
+    EXPECT_GT(accuracy, 0.7);
+
+    // Trained, an invalid candidate still gets -infinity.
+    const std::vector<double> invalid = model.predict({parse(R"([["AN","out","nope","parallel"]])")});
+    EXPECT_TRUE(std::isinf(invalid[0]) && invalid[0] < 0);
+
+    // Save and load give the same scores; other files are refused.
+    const std::string path = ::testing::TempDir() + "static_model_" + std::to_string(getpid()) + ".bin";
+    model.save(path);
+    StaticModel loaded(params);
+    loaded.load(path);
+    loaded.set_task(spec);
+    const std::vector<double> again = loaded.predict(held_out);
+    ASSERT_EQ(again.size(), scores.size());
+    for (size_t i = 0; i < scores.size(); i++) EXPECT_NEAR(again[i], scores[i], 1e-5);
+    {
+        std::FILE *f = std::fopen(path.c_str(), "w");
+        std::fputs("{\"format\": \"worldtune-static-model\", \"version\": 1, \"feature_version\": -3}\n", f);
+        std::fclose(f);
+    }
+    EXPECT_THROW(loaded.load(path), ModelError);
+    std::remove(path.c_str());
+    StaticModel untrained;
+    EXPECT_THROW(untrained.save(path), ModelError);
+}
+
+TEST(ModelTest, FactoryKnowsEveryModel) {
+    for (const std::string &name : cost_model_names()) {
+        std::unique_ptr<CostModel> m = make_cost_model(name);
+        ASSERT_TRUE(m);
+        EXPECT_EQ(m->name(), name);
+        m->set_task(WorkloadSpec::parse(kSmallMatmul));
+        EXPECT_EQ(m->predict({{}, {}}).size(), 2u);
+    }
+    EXPECT_NO_THROW(make_cost_model("static"));
+    EXPECT_NO_THROW(make_cost_model("random"));
+    EXPECT_THROW(make_cost_model("oracle"), std::invalid_argument);
+}
+
+TEST(ModelTest, ScoringThroughputOnLargeMatmul) {
+    // A model trained on the small matmul scores a population of the 1024^3 one.
+    const WorkloadSpec small = WorkloadSpec::parse(kSmallMatmul);
+    CostModelParams params;
+    StaticModel model(params);
+    model.set_task(small);
+    std::vector<MeasureResult> results;
+    for (const ActionList &a : sample_valid(small, 16, 3)) results.push_back(synthetic_result(small, a));
+    model.update(results);
+    ASSERT_TRUE(model.trained());
+
+    const WorkloadSpec big = WorkloadSpec::parse("matmul:M=1024,N=1024,K=1024");
+    SketchSampler sampler(big, SamplerParams{}, 17);
+    std::vector<ActionList> population;
+    for (int i = 0; i < 256; i++) population.push_back(sampler.draw());
+    const ScoringThroughput t = measure_scoring_throughput(model, big, population);
+    std::cout << "static model, " << big.canonical() << ", " << t.candidates << " candidates (" << t.invalid
+              << " invalid), " << params.threads << " threads: " << t.candidates_per_second
+              << " candidates/s with feature extraction, " << t.cached_candidates_per_second
+              << " candidates/s cached; feature vector length " << StaticFeatures::length() << "\n";
+    EXPECT_GT(t.candidates_per_second, 0);
+    EXPECT_GT(t.cached_candidates_per_second, t.candidates_per_second);
+}

@@ -1,0 +1,165 @@
+// The search: sketch rules give valid states on every op kind, tapes replay exactly, mutation and
+// crossover keep states valid or are rejected cleanly, the evolutionary search proposes unmeasured
+// valid candidates, the task scheduler allocates rounds sensibly, and an interrupted tuning run resumes
+// without measuring a state twice.
+#include "TestSupport.h"
+
+#include "lower/StateText.h"
+#include "model/RandomModel.h"
+#include "schedule/Apply.h"
+#include "search/Evolution.h"
+#include "search/SketchSampler.h"
+#include "search/TaskScheduler.h"
+
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <random>
+
+using namespace worldtune;
+
+namespace {
+
+const char *kSpecs[] = {
+    "matmul:M=33,N=40,K=17",
+    "batch_matmul:B=2,M=16,N=24,K=8,trans_b=1",
+    "dense:M=8,N=40,K=16,bias=1,act=gelu",
+    "conv2d:N=1,C=8,H=9,W=9,K=8,R=3,S=3,pad=1,bias=1,act=relu",
+    "conv2d:N=1,C=8,H=10,W=10,K=16,R=3,S=3,stride=2,pad=1,layout=NHWC",
+    "conv2d:N=1,C=8,H=9,W=9,K=8,R=3,S=3,pad=1,groups=8",
+    "pool2d:N=1,C=4,H=9,W=9,R=3,S=3,stride=2,pad=1",
+    "pool2d:N=1,C=4,H=8,W=8,R=2,S=2,stride=2,kind=avg",
+    "softmax:M=12,N=40",
+    "layernorm:M=12,N=40",
+};
+
+uint64_t test_seed() {
+    static const uint64_t seed = std::random_device{}();
+    return seed;
+}
+
+}  // namespace
+
+TEST(Search, SketchRulesGiveValidStatesOnEveryOp) {
+    std::cout << "seed " << test_seed() << "\n";
+    for (const char *text : kSpecs) {
+        WorkloadSpec spec = WorkloadSpec::parse(text);
+        SketchSampler sampler(spec, SamplerParams{}, test_seed());
+        int valid = 0;
+        for (int i = 0; i < 12; i++) {
+            ActionList a = sampler.draw();
+            try {
+                validate_actions(spec, a);
+                valid++;
+            } catch (const ScheduleError &) {
+            }
+        }
+        EXPECT_GE(valid, 9) << text << ": most raw draws must be valid";
+        EXPECT_NO_THROW(sampler.sample_valid()) << text;
+    }
+}
+
+TEST(Search, TapesReplayExactly) {
+    WorkloadSpec spec = WorkloadSpec::parse("conv2d:N=1,C=8,H=9,W=9,K=8,R=3,S=3,pad=1");
+    SketchSampler a(spec, SamplerParams{}, test_seed()), b(spec, SamplerParams{}, test_seed() + 1);
+    for (int i = 0; i < 10; i++) {
+        SketchCandidate c = a.replay({});
+        SketchCandidate again = b.replay(c.tape);
+        EXPECT_EQ(actions_to_json(again.actions), actions_to_json(c.actions));
+        EXPECT_EQ(again.tape.size(), c.tape.size());
+    }
+}
+
+/// Exposes the evolutionary operators through a batch: with mutation_prob 1 (or 0) every child is a
+/// mutation (or a crossover); the batch must hold only valid, distinct, unmeasured states.
+class OperatorTest : public testing::TestWithParam<double> {};
+
+TEST_P(OperatorTest, ChildrenAreValidOrRejectedCleanly) {
+    for (const char *text : {"matmul:M=64,N=48,K=32", "softmax:M=24,N=40", "conv2d:N=1,C=8,H=9,W=9,K=8,R=3,S=3,pad=1"}) {
+        WorkloadSpec spec = WorkloadSpec::parse(text);
+        SketchSampler sampler(spec, SamplerParams{}, test_seed());
+        RandomModel model(test_seed());
+        EvolutionParams params;
+        params.population = 24;
+        params.generations = 3;
+        params.mutation_prob = GetParam();
+        params.eps_greedy = 0;
+        EvolutionarySearch search(sampler, model, params, test_seed());
+        std::set<std::string> measured;
+        std::vector<DecisionTape> best;
+        for (int i = 0; i < 3; i++) {
+            SketchCandidate c = sampler.replay({});
+            best.push_back(c.tape);
+            measured.insert(actions_to_json(c.actions).dump());
+        }
+        std::vector<SketchCandidate> batch = search.next_batch(8, measured, best);
+        EXPECT_EQ(batch.size(), 8u) << text;
+        std::set<std::string> keys;
+        for (const SketchCandidate &c : batch) {
+            const std::string key = actions_to_json(c.actions).dump();
+            EXPECT_EQ(measured.count(key), 0u) << "measured states are never proposed";
+            EXPECT_TRUE(keys.insert(key).second) << "no duplicates in a batch";
+            EXPECT_NO_THROW(validate_actions(spec, c.actions)) << key;
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(MutationAndCrossover, OperatorTest, testing::Values(1.0, 0.0));
+
+TEST(Search, TaskSchedulerWarmsUpThenFollowsTheGradient) {
+    std::vector<PresetEntry> tasks = {{"matmul:M=8,N=8,K=8", 1}, {"matmul:M=16,N=16,K=16", 10}, {"softmax:M=4,N=4", 1}};
+    SchedulerParams params;
+    params.trials_per_round = 10;
+    TaskScheduler scheduler(tasks, params, [](const WorkloadSpec &) { return std::unique_ptr<Tuner>(); });
+    EXPECT_EQ(scheduler.pick_task(), 0u);
+    scheduler.resume(0, 10, 1e-3);
+    EXPECT_EQ(scheduler.pick_task(), 1u) << "warm-up: every task gets a round first";
+    scheduler.resume(1, 10, 1e-3);
+    scheduler.resume(2, 10, 1e-3);
+    EXPECT_EQ(scheduler.pick_task(), 1u) << "same latency and trials: the task that occurs 10x wins";
+    EXPECT_DOUBLE_EQ(scheduler.estimated_latency(), 12e-3);
+}
+
+TEST(Search, KilledTuningRunResumesWithoutMeasuringTwice) {
+    const std::string db = testing::TempDir() + "/search_resume.db";
+    std::remove(db.c_str());
+    const std::string args = "tune matmul:M=48,N=32,K=16 --repeats 2 --min-time 0.001 --quiet --db " + db;
+    pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        const std::string spec = "matmul:M=48,N=32,K=16";
+        int null_fd = open("/dev/null", O_WRONLY);
+        dup2(null_fd, 1);
+        dup2(null_fd, 2);
+        execl(WORLDTUNE_BINARY, WORLDTUNE_BINARY, "tune", spec.c_str(), "--repeats", "2", "--min-time", "0.001", "--quiet",
+              "--db", db.c_str(), "--trials", "200", nullptr);
+        _exit(127);
+    }
+    // Let it measure a few candidates, then kill it.
+    auto count = [&](const char *sql) {
+        sqlite3 *h = nullptr;
+        int64_t n = -1;
+        if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+            sqlite3_stmt *st = nullptr;
+            if (sqlite3_prepare_v2(h, sql, -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) n = sqlite3_column_int64(st, 0);
+            sqlite3_finalize(st);
+        }
+        sqlite3_close(h);
+        return n;
+    };
+    for (int i = 0; i < 600 && count("select count(*) from records") < 4; i++) usleep(50000);
+    kill(child, SIGKILL);
+    waitpid(child, nullptr, 0);
+    const int64_t before = count("select count(*) from records");
+    ASSERT_GE(before, 4);
+    std::string out;
+    ASSERT_EQ(test::run_worldtune(args + " --trials 5", out), 0) << out;
+    EXPECT_NE(out.find(std::to_string(before) + " states already"), std::string::npos) << out;
+    EXPECT_EQ(count("select count(*) from records"), before + 5);
+    EXPECT_EQ(count("select count(distinct actions) from records"), before + 5) << "no state measured twice";
+}
