@@ -83,3 +83,65 @@ TEST(Cli, SampleGivesValidSchedulesForEveryOp) {
         EXPECT_EQ(count_lines(out), 5) << out;
     }
 }
+
+TEST(Cli, BestAndExportGiveCodeAndALinkableKernel) {
+    const std::string db = temp_path("export.db"), dir = temp_path("export_out");
+    std::remove(db.c_str());
+    const std::string spec = "matmul:M=24,N=40,K=16";
+    std::string out;
+    ASSERT_EQ(run_worldtune("tune " + spec + " --trials 3 --repeats 2 --min-time 0.001 --quiet --db " + db, out), 0) << out;
+    ASSERT_EQ(run_worldtune("best " + spec + " --db " + db, out), 0) << out;
+    EXPECT_NE(out.find("out.split("), std::string::npos) << out;
+    ASSERT_EQ(run_worldtune("best " + spec + " --json --db " + db, out), 0) << out;
+    EXPECT_EQ(out.rfind("[[", 0), 0u) << out;
+    ASSERT_EQ(run_worldtune("export " + spec + " --out " + dir + " --name mm --db " + db, out), 0) << out;
+    // Link the kernel into a small program that checks it against a plain loop.
+    const std::string main_cpp = dir + "/main.cpp";
+    std::ofstream(main_cpp) << R"(#include "mm.h"
+#include "HalideBuffer.h"
+#include <cmath>
+#include <cstdio>
+int main() {
+    const int M = 24, N = 40, K = 16;
+    Halide::Runtime::Buffer<float> A(K, M), B(N, K), C(N, M);
+    for (int m = 0; m < M; m++) for (int k = 0; k < K; k++) A(k, m) = float((m * 7 + k * 3) % 11) - 5;
+    for (int k = 0; k < K; k++) for (int n = 0; n < N; n++) B(n, k) = float((k * 5 + n) % 13) - 6;
+    if (mm(A, B, C) != 0) return 2;
+    for (int m = 0; m < M; m++) for (int n = 0; n < N; n++) {
+        float ref = 0;
+        for (int k = 0; k < K; k++) ref += A(k, m) * B(n, k);
+        if (std::fabs(ref - C(n, m)) > 1e-3f) { std::printf("mismatch at %d %d\n", n, m); return 1; }
+    }
+    std::printf("kernel ok\n");
+    return 0;
+}
+)";
+    ASSERT_EQ(worldtune::test::run_command("g++ -std=c++17 -O1 -I" + dir + " -I/usr/include/halide14 " + main_cpp + " " + dir +
+                                               "/mm.a -o " + dir + "/main -lpthread -ldl",
+                                           out),
+              0)
+        << out;
+    ASSERT_EQ(worldtune::test::run_command(dir + "/main", out), 0) << out;
+    EXPECT_NE(out.find("kernel ok"), std::string::npos);
+    // Nothing to export for a workload never tuned.
+    EXPECT_NE(run_worldtune("export matmul:M=5,N=5,K=5 --out " + dir + " --db " + db, out), 0);
+    EXPECT_NE(out.find("no successful record"), std::string::npos) << out;
+}
+
+TEST(Cli, NetworkTuningReportsEverySubgraph) {
+    const std::string db = temp_path("network.db");
+    std::remove(db.c_str());
+    std::string out;
+    ASSERT_EQ(run_worldtune("tune --network nosuchnet --trials 4 --db " + db, out), 1);
+    EXPECT_NE(out.find("nosuchnet"), std::string::npos) << out;
+    ASSERT_EQ(run_worldtune("tune matmul:M=4,N=4,K=4 --network bert_base --db " + db, out), 1);
+    // A tiny budget: two rounds of two trials go to the first two subgraphs (warm-up order); every
+    // subgraph is listed, and the estimate covers what has a result.
+    ASSERT_EQ(run_worldtune("tune --network bert_base --trials 4 --per-round 2 --repeats 1 --min-time 0 --quiet --db " + db, out), 0) << out;
+    EXPECT_NE(out.find("estimated end-to-end latency"), std::string::npos) << out;
+    EXPECT_NE(out.find("batch_matmul:B=12"), std::string::npos) << out;
+    EXPECT_NE(out.find("layernorm:M=128,N=768"), std::string::npos) << out;
+    // Resumed: the next run sees the 4 stored trials and gives the next round to another subgraph.
+    ASSERT_EQ(run_worldtune("tune --network bert_base --trials 2 --per-round 2 --repeats 1 --min-time 0 --quiet --db " + db, out), 0) << out;
+    ASSERT_EQ(run_worldtune("records list --db " + db, out), 0) << out;
+}
