@@ -89,13 +89,25 @@ TEST(ModelTest, FeaturesAreDeterministic) {
     for (const ActionList &actions : sample_valid(spec, 4, seed)) {
         const FeatureRows a = extract_features(spec, actions);
         const FeatureRows b = extract_features(spec, actions);
-        const FeatureRows c = extract_features(lower_state_stmt(spec, actions));
+        const FeatureRows c = extract_features(state_stmt(spec, actions));
         ASSERT_FALSE(a.empty());
         for (const std::vector<float> &row : a) ASSERT_EQ(int(row.size()), StaticFeatures::length());
         EXPECT_EQ(a, b) << actions_to_json(actions).dump();
         EXPECT_EQ(a, c) << actions_to_json(actions).dump();
         for (const std::vector<float> &row : a)
             for (float v : row) ASSERT_TRUE(std::isfinite(v));
+    }
+    // Extraction on several threads at once (the model's cache filling) gives the same rows.
+    const std::vector<ActionList> many = sample_valid(spec, 12, seed + 1);
+    CostModelParams params;
+    params.threads = 3;
+    StaticModel model(params);
+    model.set_task(spec);
+    std::vector<bool> valid;
+    const std::vector<const FeatureRows *> parallel = model.features(many, &valid);
+    for (size_t i = 0; i < many.size(); i++) {
+        ASSERT_TRUE(valid[i] && parallel[i]);
+        EXPECT_EQ(*parallel[i], extract_features(spec, many[i])) << actions_to_json(many[i]).dump();
     }
     EXPECT_EQ(StaticFeatures::name(kFloatMul), "float_mul");
     EXPECT_EQ(StaticFeatures::name(kBufferBase + kBufferFeatures + kBufTotalBytes), "buf1.total_bytes");

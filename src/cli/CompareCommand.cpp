@@ -1,15 +1,18 @@
-// `worldtune compare SPEC... --trials N`: worldtune's search against every peer, side by side in one run,
-// written as a markdown report. For each workload: tune (per seed, resumable from the database), then a
-// comparison phase that re-measures each seed's best schedule and runs every peer under the same harness,
-// thread count and machine state, in rounds, so the numbers compared were taken together.
+// `worldtune compare SPEC... --models random,static --trials 64,256`: worldtune's search, per cost model
+// and trial budget, against every peer, side by side in one run; writes a markdown report.
+// For each workload: tune each (model, seed) to the largest budget (resumable from the database); then a
+// comparison phase re-measures the best schedule found within each budget and runs every peer, in rounds,
+// under the same harness, thread count and machine state, so the numbers compared were taken together.
 #include "cli/Commands.h"
 
 #include "baseline/Baseline.h"
 #include "measure/Hardware.h"
+#include "model/CostModel.h"
 #include "search/Tuner.h"
 #include "store/RecordStore.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -27,15 +30,13 @@ double median(std::vector<double> v) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/// "median (min–max)" of GFLOP/s over latency samples.
-std::string gflops_cell(double flops, const std::vector<double> &latencies);
-
 std::string fmt(double v, int digits) {
     std::ostringstream s;
     s << std::fixed << std::setprecision(digits) << v;
     return s.str();
 }
 
+/// "median (min–max)" of GFLOP/s over latency samples.
 std::string gflops_cell(double flops, const std::vector<double> &latencies) {
     if (latencies.empty()) return "err";
     const auto [lo, hi] = std::minmax_element(latencies.begin(), latencies.end());
@@ -44,83 +45,148 @@ std::string gflops_cell(double flops, const std::vector<double> &latencies) {
     return cell;
 }
 
+std::vector<std::string> split_list(const std::string &text) {
+    std::vector<std::string> items;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+        if (!item.empty()) items.push_back(item);
+    return items;
+}
+
+/// One column of worldtune's side: a model at a trial budget.
+struct Column {
+    std::string model;
+    int trials = 0;
+    std::string name() const { return model + "@" + std::to_string(trials); }
+};
+
 /// What the comparison found for one workload.
 struct WorkloadReport {
     std::string spec;
     double flops = 0;
-    std::vector<double> tuned_latency;                  ///< per seed: the best schedule re-measured
-    std::vector<double> seconds_per_trial;              ///< per seed: tuning wall time / trials
-    std::vector<double> compile_seconds;                ///< every trial's compile time
-    int trials = 0, failed = 0;
-    std::map<std::string, std::vector<double>> peer_latency;  ///< per round
-    std::map<std::string, std::string> peer_note;             ///< n/a reason or error
+    std::map<std::string, std::vector<double>> latency;  ///< column or peer -> re-measured latencies
+    std::map<std::string, std::string> peer_note;        ///< n/a reason or error
     std::map<std::string, double> peer_search_seconds;
+    std::map<std::string, std::vector<double>> seconds_per_trial;  ///< model -> per fresh run
+    std::map<std::string, std::vector<double>> search_share;       ///< model -> search time / wall, per fresh run
+    std::map<std::string, std::vector<double>> model_share;        ///< model -> model time / wall, per fresh run
+    int trials = 0, failed = 0;
 };
 
-std::string seed_source(uint64_t seed) { return "compare:random:seed" + std::to_string(seed); }
+std::string source_of(const std::string &model, uint64_t seed) { return "compare:" + model + ":seed" + std::to_string(seed); }
 
-/// Tunes one seed to `trials` measured records (resuming what the database holds); returns the best record.
-std::optional<Record> tune_seed(RecordStore &store, const WorkloadSpec &spec, uint64_t seed, int trials,
-                                const MeasureParams &mp, WorkloadReport &report) {
-    const std::string source = seed_source(seed);
-    int have = 0;
+/// Tunes (model, seed) to `trials` records, resuming; returns that run's records in measuring order.
+std::vector<Record> tune_run(RecordStore &store, const WorkloadSpec &spec, const std::string &model_name, uint64_t seed,
+                             int trials, const MeasureParams &mp, WorkloadReport &report) {
+    const std::string source = source_of(model_name, seed);
+    std::vector<Record> mine;
+    std::vector<MeasureResult> known;
     TuneParams tp;
     tp.seed = seed;
-    std::vector<ActionList> seen;
+    CostModelParams cp;
+    cp.seed = seed;
+    cp.threads = mp.threads;
     store.for_each([&](const Record &r) {
-        if (r.source == source) have++;
-        seen.push_back(actions_from_json(r.result.actions));
+        if (r.source != source) return;  // each run is independent: it sees only its own records
+        mine.push_back(r);
+        known.push_back(r.result);
     }, spec.canonical());
-    if (have < trials) {
-        tp.trials = trials - have;
+    if (int(mine.size()) < trials) {
+        std::unique_ptr<CostModel> model = make_cost_model(model_name, cp);
+        if (!known.empty()) model->update(known);
+        std::fprintf(stderr, "  %s seed %llu: %d trials to measure (%zu in the database)\n", model_name.c_str(),
+                     (unsigned long long)seed, trials - int(mine.size()), mine.size());
+        tp.trials = trials - int(mine.size());
         Measurer measurer(mp);
-        Tuner tuner(spec, tp, measurer);
-        for (const ActionList &a : seen) tuner.mark_seen(a);
-        std::fprintf(stderr, "  seed %llu: %d trials to measure (%d in the database)\n", (unsigned long long)seed, tp.trials, have);
-        TuneSummary s = tuner.run([&](const MeasureResult &r, int) { store.add(r, source); });
-        report.seconds_per_trial.push_back(s.wall_seconds / std::max(1, s.measured));
+        Tuner tuner(spec, tp, measurer, model.get());
+        for (const Record &r : mine) tuner.mark_seen(actions_from_json(r.result.actions));
+        TuneSummary s = tuner.run([&](const MeasureResult &r, int) {
+            Record rec;
+            rec.id = store.add(r, source);
+            rec.result = r;
+            rec.source = source;
+            mine.push_back(rec);
+        });
+        const double wall = std::max(1e-9, s.wall_seconds);
+        report.seconds_per_trial[model_name].push_back(s.wall_seconds / std::max(1, s.measured));
+        report.search_share[model_name].push_back(s.propose_seconds / wall);
+        report.model_share[model_name].push_back(s.model_seconds / wall);
     }
-    std::optional<Record> best;
-    store.for_each([&](const Record &r) {
-        if (r.source != source) return;
+    for (const Record &r : mine) {
         report.trials++;
-        report.compile_seconds.push_back(r.result.compile_seconds);
-        if (!r.result.ok()) {
-            report.failed++;
-            return;
-        }
-        if (!best || r.result.timing.median_s < best->result.timing.median_s) best = r;
-    }, spec.canonical());
-    return best;
+        if (!r.result.ok()) report.failed++;
+    }
+    return mine;
 }
 
-void write_report(const std::vector<WorkloadReport> &reports, const std::vector<std::string> &peers, int trials,
-                  int seeds, int rounds, const MeasureParams &mp, const std::string &command, std::ostream &out) {
+/// The best correct schedule among the first `budget` records.
+std::optional<ActionList> best_within(const std::vector<Record> &run, int budget) {
+    std::optional<Record> best;
+    for (int i = 0; i < std::min<int>(budget, run.size()); i++)
+        if (run[i].result.ok() && (!best || run[i].result.timing.median_s < best->result.timing.median_s)) best = run[i];
+    if (!best) return std::nullopt;
+    return actions_from_json(best->result.actions);
+}
+
+double geomean(const std::vector<double> &v) {
+    if (v.empty()) return 0;
+    double s = 0;
+    for (double x : v) s += std::log(x);
+    return std::exp(s / v.size());
+}
+
+void write_report(const std::vector<WorkloadReport> &reports, const std::vector<Column> &columns,
+                  const std::vector<std::string> &peers, int seeds, int rounds, const MeasureParams &mp,
+                  const std::string &command, std::ostream &out) {
     out << "GFLOP/s (higher is better) with " << mp.threads << " threads on " << hardware_summary() << ".\n";
-    out << "`random-" << trials << "`: best of " << trials << " measured random-search trials, median over " << seeds
-        << " seed(s) and " << rounds << " round(s), each best schedule re-measured beside the peers. Peers: median over "
-        << rounds << " round(s). In brackets: the range. "
+    out << "`MODEL@N`: the best schedule among the first N measured trials of a search with that cost model; "
+        << "median over " << seeds << " seed(s) × " << rounds << " round(s), each best schedule re-measured beside the peers. "
+        << "Peers: median over " << rounds << " round(s). In brackets: the range. "
         << "`–`: the peer does not apply; `err`: it failed or its output was wrong.\n\n";
-    out << "| workload | random-" << trials;
-    for (const std::string &p : peers) out << " | " << p;
-    out << " |\n|---|---:";
-    for (size_t i = 0; i < peers.size(); i++) out << "|---:";
+    std::vector<std::string> names;
+    for (const Column &c : columns) names.push_back(c.name());
+    names.insert(names.end(), peers.begin(), peers.end());
+    out << "| workload";
+    for (const std::string &n : names) out << " | " << n;
+    out << " |\n|---";
+    for (size_t i = 0; i < names.size(); i++) out << "|---:";
     out << "|\n";
+    std::map<std::string, std::vector<double>> gflops_of;
     for (const WorkloadReport &r : reports) {
-        out << "| `" << r.spec << "` | " << gflops_cell(r.flops, r.tuned_latency);
-        for (const std::string &p : peers) {
-            auto it = r.peer_latency.find(p);
-            if (it != r.peer_latency.end() && !it->second.empty()) out << " | " << gflops_cell(r.flops, it->second);
-            else out << " | " << (r.peer_note.count(p) && r.peer_note.at(p).rfind("n/a", 0) == 0 ? "–" : "err");
+        out << "| `" << r.spec << "`";
+        for (const std::string &n : names) {
+            auto it = r.latency.find(n);
+            if (it != r.latency.end() && !it->second.empty()) {
+                out << " | " << gflops_cell(r.flops, it->second);
+                gflops_of[n].push_back(r.flops / median(it->second) / 1e9);
+            } else {
+                out << " | " << (r.peer_note.count(n) && r.peer_note.at(n).rfind("n/a", 0) == 0 ? "–" : "err");
+            }
         }
         out << " |\n";
     }
-    out << "\nTime per measured trial (compile + run + check, in the worker; the search's own time included):\n\n";
-    out << "| workload | trials | failed | seconds per trial | median compile s |\n|---|---:|---:|---:|---:|\n";
+    // Geometric mean of each entry's speedup over the first column, on the workloads both have.
+    out << "| geomean speedup over " << names.front();
+    for (const std::string &n : names) {
+        std::vector<double> ratios;
+        for (const WorkloadReport &r : reports) {
+            auto a = r.latency.find(n), b = r.latency.find(names.front());
+            if (a != r.latency.end() && b != r.latency.end() && !a->second.empty() && !b->second.empty())
+                ratios.push_back(median(b->second) / median(a->second));
+        }
+        out << " | " << (ratios.empty() ? "–" : fmt(geomean(ratios), 2) + "× (" + std::to_string(ratios.size()) + ")");
+    }
+    out << " |\n";
+
+    out << "\nTime per measured trial and search overhead (fresh runs only; the search share includes sketch\n"
+           "sampling, evolution, validation, model scoring and training; the model share is scoring and training):\n\n";
+    out << "| workload | model | trials | failed | s per trial | search share | model share |\n|---|---|---:|---:|---:|---:|---:|\n";
     for (const WorkloadReport &r : reports)
-        out << "| `" << r.spec << "` | " << r.trials << " | " << r.failed << " | "
-            << (r.seconds_per_trial.empty() ? "(resumed)" : fmt(median(r.seconds_per_trial), 2)) << " | "
-            << fmt(median(r.compile_seconds), 3) << " |\n";
+        for (const auto &[model, secs] : r.seconds_per_trial)
+            out << "| `" << r.spec << "` | " << model << " | " << r.trials << " | " << r.failed << " | " << fmt(median(secs), 2)
+                << " | " << fmt(100 * median(r.search_share.at(model)), 0) << "% | " << fmt(100 * median(r.model_share.at(model)), 0)
+                << "% |\n";
     std::string notes;
     for (const WorkloadReport &r : reports)
         for (const auto &[peer, note] : r.peer_note)
@@ -137,34 +203,47 @@ void write_report(const std::vector<WorkloadReport> &reports, const std::vector<
 void add_compare_command(CLI::App &app) {
     struct Options {
         std::vector<std::string> specs;
-        int trials = 64, seeds = 1, rounds = 1;
-        std::string db = "compare.db", out, peers;
+        std::string trials = "64", models = "random", peers, db = "compare.db", out;
+        int seeds = 1, rounds = 1;
         MeasureParams measure;
         double peer_timeout = 900;
     };
     auto opts = std::make_shared<Options>();
-    CLI::App *cmd = app.add_subcommand("compare", "Tune workloads and compare with every peer, side by side; write a markdown report");
+    CLI::App *cmd = app.add_subcommand("compare", "Tune workloads per cost model and budget, compare with every peer side by side; write a markdown report");
     cmd->add_option("specs", opts->specs, "Workload specs")->required();
-    cmd->add_option("--trials", opts->trials, "Measured trials per seed")->capture_default_str()->check(CLI::PositiveNumber);
-    cmd->add_option("--seeds", opts->seeds, "Search seeds per workload (1..N)")->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--models", opts->models, "Comma-separated cost models")->capture_default_str();
+    cmd->add_option("--trials", opts->trials, "Comma-separated trial budgets (each run tunes to the largest)")->capture_default_str();
+    cmd->add_option("--seeds", opts->seeds, "Search seeds per workload and model (1..N)")->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--rounds", opts->rounds, "Comparison rounds (each re-measures every entry)")->capture_default_str()->check(CLI::PositiveNumber);
-    cmd->add_option("--peers", opts->peers, "Comma-separated peers (default: all)");
+    cmd->add_option("--peers", opts->peers, "Comma-separated peers (default: all; 'none' for none)");
     cmd->add_option("--peer-timeout", opts->peer_timeout, "Seconds one peer may take (search + timing)")->capture_default_str();
     cmd->add_option("--db", opts->db, "Records database (tuning resumes from it)")->capture_default_str();
     cmd->add_option("--out", opts->out, "Markdown file to write (default: stdout only)");
     add_measure_options(cmd, opts->measure);
     cmd->callback([opts] {
-        std::vector<std::string> peers = baseline_names();
-        if (!opts->peers.empty()) {
-            peers.clear();
-            std::stringstream in(opts->peers);
-            std::string p;
-            while (std::getline(in, p, ','))
-                if (!p.empty()) {
-                    if (!is_baseline_name(p)) throw CommandError("unknown peer '" + p + "'");
-                    peers.push_back(p);
-                }
+        std::vector<std::string> peers = opts->peers.empty() ? baseline_names() : split_list(opts->peers);
+        if (opts->peers == "none") peers.clear();
+        for (const std::string &p : peers)
+            if (!is_baseline_name(p)) throw CommandError("unknown peer '" + p + "'");
+        std::vector<std::string> models = split_list(opts->models);
+        for (const std::string &m : models)
+            if (std::find(cost_model_names().begin(), cost_model_names().end(), m) == cost_model_names().end())
+                throw CommandError("unknown cost model '" + m + "'");
+        std::vector<int> budgets;
+        for (const std::string &t : split_list(opts->trials)) {
+            int n = 0;
+            try {
+                n = std::stoi(t);
+            } catch (...) {
+            }
+            if (n <= 0) throw CommandError("--trials takes positive numbers, got '" + t + "'");
+            budgets.push_back(n);
         }
+        if (models.empty() || budgets.empty()) throw CommandError("--models and --trials need at least one value");
+        std::sort(budgets.begin(), budgets.end());
+        std::vector<Column> columns;
+        for (int b : budgets)
+            for (const std::string &m : models) columns.push_back({m, b});
         std::vector<WorkloadSpec> specs;
         for (const std::string &s : opts->specs) specs.push_back(WorkloadSpec::parse(s));
         RecordStore store(opts->db);
@@ -179,21 +258,21 @@ void add_compare_command(CLI::App &app) {
             report.spec = spec.canonical();
             report.flops = build_workload(spec)->flops;
             std::fprintf(stderr, "%s\n", report.spec.c_str());
-            std::vector<ActionList> bests;
-            for (int seed = 1; seed <= opts->seeds; seed++) {
-                std::optional<Record> best = tune_seed(store, spec, seed, opts->trials, opts->measure, report);
-                if (best) bests.push_back(actions_from_json(best->result.actions));
-            }
+            std::map<std::string, std::vector<ActionList>> bests;  // column -> one per seed
+            for (const std::string &m : models)
+                for (int seed = 1; seed <= opts->seeds; seed++) {
+                    std::vector<Record> run = tune_run(store, spec, m, seed, budgets.back(), opts->measure, report);
+                    for (int b : budgets)
+                        if (std::optional<ActionList> a = best_within(run, b)) bests[Column{m, b}.name()].push_back(*a);
+                }
             // The comparison phase: every entry measured in each round, one after the other.
             Measurer measurer(opts->measure);
             for (int round = 0; round < opts->rounds; round++) {
-                std::vector<double> tuned;
-                for (const ActionList &a : bests) {
-                    MeasureResult r = measurer.measure_one(spec, a);
-                    if (r.ok()) tuned.push_back(r.timing.median_s);
-                }
-                // Per seed, the median over rounds: keep a running list per round and take medians at the end.
-                for (double t : tuned) report.tuned_latency.push_back(t);
+                for (const Column &c : columns)
+                    for (const ActionList &a : bests[c.name()]) {
+                        MeasureResult r = measurer.measure_one(spec, a);
+                        if (r.ok()) report.latency[c.name()].push_back(r.timing.median_s);
+                    }
                 for (const std::string &peer : peers) {
                     const std::string reason = baseline_unavailable_reason(peer, spec);
                     if (!reason.empty()) {
@@ -203,7 +282,7 @@ void add_compare_command(CLI::App &app) {
                     BaselineResult r = run_baseline_subprocess(current_executable(), peer, spec, bp);
                     std::fprintf(stderr, "  %-14s %s\n", peer.c_str(),
                                  r.ok() ? (fmt(r.gflops, 1) + " GFLOP/s").c_str() : ("error: " + r.error).c_str());
-                    if (r.ok()) report.peer_latency[peer].push_back(r.timing.median_s);
+                    if (r.ok()) report.latency[peer].push_back(r.timing.median_s);
                     else report.peer_note[peer] = r.error.empty() ? "output check failed" : r.error;
                     report.peer_search_seconds[peer] = std::max(report.peer_search_seconds[peer], r.schedule_seconds);
                 }
@@ -213,10 +292,11 @@ void add_compare_command(CLI::App &app) {
         std::ostringstream command;
         command << "worldtune compare";
         for (const WorkloadSpec &s : specs) command << " " << s.canonical();
-        command << " --trials " << opts->trials << " --seeds " << opts->seeds << " --rounds " << opts->rounds
-                << " --threads " << opts->measure.threads;
+        command << " --models " << opts->models << " --trials " << opts->trials << " --seeds " << opts->seeds << " --rounds "
+                << opts->rounds << " --threads " << opts->measure.threads;
+        if (!opts->peers.empty()) command << " --peers " << opts->peers;
         std::ostringstream md;
-        write_report(reports, peers, opts->trials, opts->seeds, opts->rounds, opts->measure, command.str(), md);
+        write_report(reports, columns, peers, opts->seeds, opts->rounds, opts->measure, command.str(), md);
         std::printf("%s", md.str().c_str());
         if (!opts->out.empty()) {
             std::ofstream file(opts->out);

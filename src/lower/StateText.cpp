@@ -5,6 +5,7 @@
 
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <regex>
 #include <sstream>
 
@@ -31,14 +32,30 @@ public:
 };
 
 /// Halide prints its warnings (e.g. a half-scheduled Func) to std::cerr; a state's text does not need them.
+/// Thread-safe: std::cerr is silenced once while any thread lowers (swapping its buffer per call from
+/// several threads would race), into a sink without state that threads may write to at once.
+class NullBuffer : public std::streambuf {
+protected:
+    int overflow(int c) override { return traits_type::not_eof(c); }
+    std::streamsize xsputn(const char *, std::streamsize n) override { return n; }
+};
+
 class SilenceStderr {
 public:
-    SilenceStderr() : saved_(std::cerr.rdbuf(sink_.rdbuf())) {}
-    ~SilenceStderr() { std::cerr.rdbuf(saved_); }
+    SilenceStderr() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (users_++ == 0) saved_ = std::cerr.rdbuf(&sink_);
+    }
+    ~SilenceStderr() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (--users_ == 0) std::cerr.rdbuf(saved_);
+    }
 
 private:
-    std::ostringstream sink_;
-    std::streambuf *saved_;
+    static inline std::mutex mutex_;
+    static inline int users_ = 0;
+    static inline NullBuffer sink_;
+    static inline std::streambuf *saved_ = nullptr;
 };
 
 Internal::Stmt lower_workload(Workload &w) {

@@ -10,7 +10,6 @@
 #include <map>
 #include <mutex>
 #include <set>
-#include <sstream>
 
 namespace worldtune {
 
@@ -18,40 +17,6 @@ using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
-
-// ---------------------------------------------------------------------------------------------------------
-// Lowering, thread-safe: one process-wide silencing of std::cerr while any thread lowers (Halide prints its
-// warnings there; swapping the stream buffer per call from several threads at once would race).
-
-std::mutex quiet_mutex;
-int quiet_users = 0;
-std::ostringstream quiet_sink;
-std::streambuf *quiet_saved = nullptr;
-
-class QuietStderr {
-public:
-    QuietStderr() {
-        std::lock_guard<std::mutex> lock(quiet_mutex);
-        if (quiet_users++ == 0) quiet_saved = std::cerr.rdbuf(quiet_sink.rdbuf());
-    }
-    ~QuietStderr() {
-        std::lock_guard<std::mutex> lock(quiet_mutex);
-        if (--quiet_users == 0) {
-            std::cerr.rdbuf(quiet_saved);
-            quiet_sink.str("");
-        }
-    }
-};
-
-class StmtCapture : public IRMutator {
-public:
-    Stmt stmt;
-    using IRMutator::mutate;
-    Stmt mutate(const Stmt &s) override {
-        stmt = s;
-        return s;
-    }
-};
 
 // ---------------------------------------------------------------------------------------------------------
 // Small helpers.
@@ -887,25 +852,8 @@ FeatureRows extract_features(const Stmt &stmt) {
     return rows;
 }
 
-Stmt lower_state_stmt(const WorkloadSpec &spec, const ActionList &actions) {
-    try {
-        std::unique_ptr<Workload> w = build_workload(spec);
-        apply_actions(*w, actions);
-        StmtCapture capture;
-        Pipeline p = w->pipeline();
-        p.add_custom_lowering_pass(&capture, nullptr);
-        QuietStderr quiet;
-        p.compile_to_module(w->arguments(), "state", text_target());
-        return capture.stmt;
-    } catch (const ScheduleError &) {
-        throw;
-    } catch (const Halide::Error &e) {
-        throw ScheduleError(-1, e.what());
-    }
-}
-
 FeatureRows extract_features(const WorkloadSpec &spec, const ActionList &actions) {
-    return extract_features(lower_state_stmt(spec, actions));
+    return extract_features(state_stmt(spec, actions));
 }
 
 }  // namespace worldtune

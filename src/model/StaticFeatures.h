@@ -136,8 +136,5 @@ FeatureRows extract_features(const WorkloadSpec &spec, const ActionList &actions
 /// The feature rows of a lowered statement (rows in order of the stores' first appearance).
 FeatureRows extract_features(const Halide::Internal::Stmt &stmt);
 
-/// The lowered statement of a state, as StateText's state_stmt gives it, but safe to call from several
-/// threads at once. Throws ScheduleError when Halide refuses the state.
-Halide::Internal::Stmt lower_state_stmt(const WorkloadSpec &spec, const ActionList &actions);
 
 }  // namespace worldtune

@@ -225,7 +225,7 @@ void StaticModel::set_booster_params(void *booster) const {
         {"eta", std::to_string(params_.xgb_eta)},
         {"gamma", "0.001"},           // Ansor's
         {"min_child_weight", "0"},    // Ansor's
-        {"nthread", std::to_string(std::max(1, params_.threads))},
+        {"nthread", std::to_string(xgb_threads_)},
         {"seed", std::to_string(params_.seed % 2147483647u)},
         {"verbosity", "0"},
         {"disable_default_eval_metric", "1"},
@@ -265,18 +265,29 @@ void StaticModel::train() {
     std::unique_ptr<Matrix> dvalid;
     if (valid_rows.rows() > 0) dvalid = std::make_unique<Matrix>(valid_rows.data, valid_rows.rows());
 
+    // Small data gains nothing from threads, and OpenMP barriers cost dearly on a busy machine.
+    xgb_threads_ = train_rows.rows() >= size_t(kParallelTrainRows) ? std::max(1, params_.threads) : 1;
     BoosterHandle booster = nullptr;
     DMatrixHandle cache[] = {dtrain.handle()};
     check(XGBoosterCreate(cache, 1, &booster), "creating a booster");
     try {
         set_booster_params(booster);
         auto weight = [](double y) { return std::max(y, kMinWeight); };
+        // The pack-sum loss of candidates whose rows have these margins.
+        auto loss_of = [&](const std::vector<double> &sums, const std::vector<double> &y) {
+            double loss = 0, total_weight = 0;
+            for (size_t c = 0; c < y.size(); c++) {
+                loss += weight(y[c]) * (sums[c] - y[c]) * (sums[c] - y[c]);
+                total_weight += weight(y[c]);
+            }
+            return loss / std::max(total_weight, 1e-12);
+        };
         std::vector<float> margin(train_rows.rows(), 0.0f), valid_margin(valid_rows.rows(), 0.0f);
         std::vector<float> grad(train_rows.rows()), hess(train_rows.rows());
-        double best_loss = std::numeric_limits<double>::infinity();
-        int best_round = -1, round = 0;
-        for (; round < std::max(1, params_.xgb_rounds); round++) {
-            const std::vector<double> sums = pack_sums(margin, train_rows.owner, train_y.size());
+        std::vector<double> sums = pack_sums(margin, train_rows.owner, train_y.size());
+        double best_loss = std::numeric_limits<double>::infinity(), best_train_loss = loss_of(sums, train_y);
+        int best_round = -1, train_improved = -1, round = 0;
+        while (round < std::max(1, params_.xgb_rounds)) {
             for (size_t r = 0; r < train_rows.rows(); r++) {
                 const size_t c = train_rows.owner[r];
                 const double w = weight(train_y[c]);
@@ -286,21 +297,24 @@ void StaticModel::train() {
             check(XGBoosterBoostOneIter(booster, dtrain.handle(), grad.data(), hess.data(), grad.size()), "boosting");
             const std::vector<float> step = predict_margins(booster, dtrain, round, round + 1);
             for (size_t r = 0; r < margin.size(); r++) margin[r] += step[r];
-            if (!dvalid) continue;
-            const std::vector<float> vstep = predict_margins(booster, *dvalid, round, round + 1);
-            for (size_t r = 0; r < valid_margin.size(); r++) valid_margin[r] += vstep[r];
-            const std::vector<double> vsums = pack_sums(valid_margin, valid_rows.owner, valid_y.size());
-            double loss = 0, total_weight = 0;
-            for (size_t c = 0; c < valid_y.size(); c++) {
-                loss += weight(valid_y[c]) * (vsums[c] - valid_y[c]) * (vsums[c] - valid_y[c]);
-                total_weight += weight(valid_y[c]);
+            sums = pack_sums(margin, train_rows.owner, train_y.size());
+            round++;
+            // Converged: the training loss stopped moving, so further trees would be (nearly) empty.
+            const double train_loss = loss_of(sums, train_y);
+            if (train_loss < best_train_loss * (1 - 1e-6)) {
+                best_train_loss = train_loss;
+                train_improved = round - 1;
+            } else if (round - 1 - train_improved >= kConvergedRounds) {
+                break;
             }
-            loss /= std::max(total_weight, 1e-12);
+            if (!dvalid) continue;
+            const std::vector<float> vstep = predict_margins(booster, *dvalid, round - 1, round);
+            for (size_t r = 0; r < valid_margin.size(); r++) valid_margin[r] += vstep[r];
+            const double loss = loss_of(pack_sums(valid_margin, valid_rows.owner, valid_y.size()), valid_y);
             if (loss < best_loss) {
                 best_loss = loss;
-                best_round = round;
-            } else if (round - best_round >= params_.xgb_early_stopping) {
-                round++;
+                best_round = round - 1;
+            } else if (round - 1 - best_round >= params_.xgb_early_stopping) {
                 break;
             }
         }

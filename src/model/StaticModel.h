@@ -9,8 +9,8 @@
 //     grad = 2 w_c (sum of predictions of c's rows - y_c),   hess = 2 w_c,   w_c = max(y_c, kMinWeight).
 // (kMinWeight keeps failed and very slow candidates in the loss, so the model learns to push them down;
 // Ansor's weight is y_c alone.) Rounds stop at CostModelParams::xgb_rounds or, with enough data, when the
-// same loss on a held-out fifth of the candidates has not improved for xgb_early_stopping rounds; the
-// model keeps the best round's trees.
+// same loss on a held-out fifth of the candidates has not improved for xgb_early_stopping rounds (the
+// model keeps the best round's trees), or when the training loss has stopped moving (kConvergedRounds).
 //
 // Until it has trained (fewer than kMinTrainSamples successful measurements) the model scores candidates
 // with small random numbers. Invalid candidates (Halide refuses them) always get -infinity. Features are
@@ -45,6 +45,8 @@ public:
     static constexpr double kMinWeight = 0.05;         ///< weight floor of a candidate in the loss
     static constexpr int kMinHoldoutSamples = 64;      ///< candidates before a fifth is held out for early stopping
     static constexpr size_t kFeatureCacheSize = 20000; ///< candidates whose features are kept (oldest dropped)
+    static constexpr int kParallelTrainRows = 20000;   ///< feature rows from which XGBoost uses params.threads
+    static constexpr int kConvergedRounds = 5;         ///< rounds without training-loss progress that end training
     static constexpr int kFileVersion = 1;
 
     explicit StaticModel(const CostModelParams &params = {});
@@ -58,7 +60,8 @@ public:
     void update(const std::vector<MeasureResult> &results) override;
 
     /// The feature rows of candidates of the current task (cached; extracted on params.threads threads).
-    /// An invalid candidate gets no rows and `valid[i] = false`.
+    /// An invalid candidate gets a null pointer and `valid[i] = false`. Pointers stay valid until the next
+    /// call of features(), predict() or update().
     std::vector<const FeatureRows *> features(const std::vector<ActionList> &candidates, std::vector<bool> *valid = nullptr);
 
     /// Whether an XGBoost model has been trained (or loaded).
@@ -101,6 +104,7 @@ private:
     int updates_since_training_ = 0;
     void *booster_ = nullptr;  ///< BoosterHandle
     int rounds_ = 0;
+    int xgb_threads_ = 1;      ///< XGBoost's threads for the current model (see kParallelTrainRows)
 };
 
 /// Scoring throughput of a model on a population: candidates scored per second, feature extraction
