@@ -3,6 +3,8 @@
 #include "baseline/Baseline.h"
 #include "workload/Spec.h"
 
+#include "TestSupport.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -137,18 +139,7 @@ TEST(Baseline, ResultJsonRoundTrips) {
     EXPECT_DOUBLE_EQ(back.timing.median_s, r.timing.median_s);
 }
 
-namespace {
-
-int run_command(const std::string &cmd, std::string &output) {
-    FILE *pipe = popen((cmd + " 2>&1").c_str(), "r");
-    if (!pipe) return -1;
-    char buf[4096];
-    output.clear();
-    while (size_t n = fread(buf, 1, sizeof(buf), pipe)) output.append(buf, n);
-    return pclose(pipe);
-}
-
-}  // namespace
+using worldtune::test::run_command;
 
 TEST(BaselineCli, PrintsEveryPeer) {
     std::string out;

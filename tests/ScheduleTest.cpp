@@ -5,6 +5,8 @@
 #include "schedule/Apply.h"
 #include "search/SketchSampler.h"
 
+#include "TestSupport.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -120,14 +122,8 @@ TEST(ScheduleTest, StateTextIsDeterministicWithinAndAcrossProcesses) {
         std::ofstream out(file);
         out << actions_to_json(actions).dump();
     }
-    const std::string cmd = std::string(WORLDTUNE_BINARY) + " lower matmul:M=33,N=47,K=31 --actions " + file;
-    FILE *pipe = popen(cmd.c_str(), "r");
-    ASSERT_NE(pipe, nullptr);
     std::string other;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) other.append(buf, n);
-    EXPECT_EQ(pclose(pipe), 0);
+    EXPECT_EQ(test::run_worldtune("lower matmul:M=33,N=47,K=31 --actions " + file, other), 0);
     EXPECT_EQ(other, first);
 }
 

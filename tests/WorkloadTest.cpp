@@ -5,6 +5,8 @@
 #include "workload/Spec.h"
 #include "workload/Workload.h"
 
+#include "TestSupport.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -307,22 +309,14 @@ TEST(WorkloadTest, StageFacts) {
 }
 
 TEST(WorkloadTest, WorkloadsCommandListsNetworks) {
-    FILE *pipe = popen(WORLDTUNE_BINARY " workloads --network resnet50 2>&1", "r");
-    ASSERT_NE(pipe, nullptr);
-    std::vector<std::string> lines;
-    char buffer[512];
-    while (std::fgets(buffer, sizeof buffer, pipe)) lines.push_back(buffer);
-    EXPECT_EQ(pclose(pipe), 0);
-    ASSERT_EQ(lines.size(), preset("resnet50").size());
-    EXPECT_NE(lines[0].find(preset("resnet50")[0].spec), std::string::npos) << lines[0];
+    std::string out;
+    EXPECT_EQ(test::run_worldtune("workloads --network resnet50", out), 0);
+    ASSERT_EQ(test::count_lines(out), int(preset("resnet50").size())) << out;
+    EXPECT_NE(out.substr(0, out.find('\n')).find(preset("resnet50")[0].spec), std::string::npos) << out;
 
-    pipe = popen(WORLDTUNE_BINARY " workloads --network vgg16 2>&1", "r");
-    ASSERT_NE(pipe, nullptr);
-    lines.clear();
-    while (std::fgets(buffer, sizeof buffer, pipe)) lines.push_back(buffer);
-    EXPECT_NE(pclose(pipe), 0);
-    ASSERT_EQ(lines.size(), 1u);
-    EXPECT_NE(lines[0].find("unknown network 'vgg16'"), std::string::npos) << lines[0];
+    EXPECT_NE(test::run_worldtune("workloads --network vgg16", out), 0);
+    ASSERT_EQ(test::count_lines(out), 1) << out;
+    EXPECT_NE(out.find("unknown network 'vgg16'"), std::string::npos) << out;
 }
 
 }  // namespace

@@ -18,12 +18,6 @@ namespace worldtune::cli {
 
 namespace {
 
-std::string fixed(double v, int digits) {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(digits) << v;
-    return s.str();
-}
-
 std::string check_text(const BaselineResult &r) {
     if (!r.output_checked) return "-";
     std::ostringstream s;
@@ -52,15 +46,6 @@ void print_row(const BaselineResult &r) {
                     search.c_str(), check_text(r).c_str(), notes.c_str());
     }
     std::fflush(stdout);
-}
-
-std::vector<std::string> split_names(const std::string &list) {
-    std::vector<std::string> names;
-    std::stringstream in(list);
-    std::string name;
-    while (std::getline(in, name, ','))
-        if (!name.empty()) names.push_back(name);
-    return names;
 }
 
 void add_worker(CLI::App &app) {
@@ -126,7 +111,7 @@ void add_baseline_command(CLI::App &app) {
     cmd->add_flag("--json", opts->json, "One JSON object per peer, one per line");
     cmd->callback([opts] {
         const WorkloadSpec spec = WorkloadSpec::parse(opts->spec);
-        std::vector<std::string> peers = opts->only.empty() ? baseline_names() : split_names(opts->only);
+        std::vector<std::string> peers = opts->only.empty() ? baseline_names() : split_list(opts->only);
         for (const std::string &p : peers)
             if (!is_baseline_name(p)) throw CommandError("unknown baseline '" + p + "' (known: " + [] {
                 std::string all;

@@ -7,6 +7,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace worldtune::cli {
 
@@ -14,6 +15,11 @@ namespace worldtune::cli {
 struct CommandError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+/// "a,b,,c" -> {"a", "b", "c"}.
+std::vector<std::string> split_list(const std::string &text);
+/// A number with `digits` decimals.
+std::string fixed(double value, int digits);
 
 /// --threads, --repeats, --min-time, --timeout into `params`.
 void add_measure_options(CLI::App *cmd, MeasureParams &params);

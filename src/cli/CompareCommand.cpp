@@ -23,35 +23,13 @@ namespace worldtune::cli {
 
 namespace {
 
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-std::string fmt(double v, int digits) {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(digits) << v;
-    return s.str();
-}
-
 /// "median (min–max)" of GFLOP/s over latency samples.
 std::string gflops_cell(double flops, const std::vector<double> &latencies) {
     if (latencies.empty()) return "err";
     const auto [lo, hi] = std::minmax_element(latencies.begin(), latencies.end());
-    std::string cell = fmt(flops / median(latencies) / 1e9, 1);
-    if (latencies.size() > 1) cell += " (" + fmt(flops / *hi / 1e9, 0) + "–" + fmt(flops / *lo / 1e9, 0) + ")";
+    std::string cell = fixed(flops / median_of(latencies) / 1e9, 1);
+    if (latencies.size() > 1) cell += " (" + fixed(flops / *hi / 1e9, 0) + "–" + fixed(flops / *lo / 1e9, 0) + ")";
     return cell;
-}
-
-std::vector<std::string> split_list(const std::string &text) {
-    std::vector<std::string> items;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ','))
-        if (!item.empty()) items.push_back(item);
-    return items;
 }
 
 /// One column of worldtune's side: a model at a trial budget.
@@ -71,7 +49,7 @@ struct WorkloadReport {
     std::map<std::string, std::vector<double>> seconds_per_trial;  ///< model -> per fresh run
     std::map<std::string, std::vector<double>> search_share;       ///< model -> search time / wall, per fresh run
     std::map<std::string, std::vector<double>> model_share;        ///< model -> model time / wall, per fresh run
-    int trials = 0, failed = 0;
+    std::map<std::string, int> trials, failed;                      ///< model -> over all its seeds
 };
 
 std::string source_of(const std::string &model, uint64_t seed) { return "compare:" + model + ":seed" + std::to_string(seed); }
@@ -114,8 +92,8 @@ std::vector<Record> tune_run(RecordStore &store, const WorkloadSpec &spec, const
         report.model_share[model_name].push_back(s.model_seconds / wall);
     }
     for (const Record &r : mine) {
-        report.trials++;
-        if (!r.result.ok()) report.failed++;
+        report.trials[model_name]++;
+        if (!r.result.ok()) report.failed[model_name]++;
     }
     return mine;
 }
@@ -159,7 +137,7 @@ void write_report(const std::vector<WorkloadReport> &reports, const std::vector<
             auto it = r.latency.find(n);
             if (it != r.latency.end() && !it->second.empty()) {
                 out << " | " << gflops_cell(r.flops, it->second);
-                gflops_of[n].push_back(r.flops / median(it->second) / 1e9);
+                gflops_of[n].push_back(r.flops / median_of(it->second) / 1e9);
             } else {
                 out << " | " << (r.peer_note.count(n) && r.peer_note.at(n).rfind("n/a", 0) == 0 ? "–" : "err");
             }
@@ -173,19 +151,19 @@ void write_report(const std::vector<WorkloadReport> &reports, const std::vector<
         for (const WorkloadReport &r : reports) {
             auto a = r.latency.find(n), b = r.latency.find(names.front());
             if (a != r.latency.end() && b != r.latency.end() && !a->second.empty() && !b->second.empty())
-                ratios.push_back(median(b->second) / median(a->second));
+                ratios.push_back(median_of(b->second) / median_of(a->second));
         }
-        out << " | " << (ratios.empty() ? "–" : fmt(geomean(ratios), 2) + "× (" + std::to_string(ratios.size()) + ")");
+        out << " | " << (ratios.empty() ? "–" : fixed(geomean(ratios), 2) + "× (" + std::to_string(ratios.size()) + ")");
     }
     out << " |\n";
 
     out << "\nTime per measured trial and search overhead (fresh runs only; the search share includes sketch\n"
            "sampling, evolution, validation, model scoring and training; the model share is scoring and training):\n\n";
-    out << "| workload | model | trials | failed | s per trial | search share | model share |\n|---|---|---:|---:|---:|---:|---:|\n";
+    out << "| workload | model | trials (all seeds) | failed | s per trial | search share | model share |\n|---|---|---:|---:|---:|---:|---:|\n";
     for (const WorkloadReport &r : reports)
         for (const auto &[model, secs] : r.seconds_per_trial)
-            out << "| `" << r.spec << "` | " << model << " | " << r.trials << " | " << r.failed << " | " << fmt(median(secs), 2)
-                << " | " << fmt(100 * median(r.search_share.at(model)), 0) << "% | " << fmt(100 * median(r.model_share.at(model)), 0)
+            out << "| `" << r.spec << "` | " << model << " | " << r.trials.at(model) << " | " << r.failed.at(model) << " | " << fixed(median_of(secs), 2)
+                << " | " << fixed(100 * median_of(r.search_share.at(model)), 0) << "% | " << fixed(100 * median_of(r.model_share.at(model)), 0)
                 << "% |\n";
     std::string notes;
     for (const WorkloadReport &r : reports)
@@ -193,7 +171,7 @@ void write_report(const std::vector<WorkloadReport> &reports, const std::vector<
             if (note.rfind("n/a", 0) != 0) notes += "- `" + r.spec + "`, " + peer + ": " + note + "\n";
     for (const WorkloadReport &r : reports)
         for (const auto &[peer, secs] : r.peer_search_seconds)
-            if (secs >= 0.05) notes += "- `" + r.spec + "`, " + peer + " searched for " + fmt(secs, 1) + " s\n";
+            if (secs >= 0.05) notes += "- `" + r.spec + "`, " + peer + " searched for " + fixed(secs, 1) + " s\n";
     if (!notes.empty()) out << "\nNotes:\n\n" << notes;
     out << "\nProduced by `" << command << "`.\n";
 }
@@ -281,7 +259,7 @@ void add_compare_command(CLI::App &app) {
                     }
                     BaselineResult r = run_baseline_subprocess(current_executable(), peer, spec, bp);
                     std::fprintf(stderr, "  %-14s %s\n", peer.c_str(),
-                                 r.ok() ? (fmt(r.gflops, 1) + " GFLOP/s").c_str() : ("error: " + r.error).c_str());
+                                 r.ok() ? (fixed(r.gflops, 1) + " GFLOP/s").c_str() : ("error: " + r.error).c_str());
                     if (r.ok()) report.latency[peer].push_back(r.timing.median_s);
                     else report.peer_note[peer] = r.error.empty() ? "output check failed" : r.error;
                     report.peer_search_seconds[peer] = std::max(report.peer_search_seconds[peer], r.schedule_seconds);

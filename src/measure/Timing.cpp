@@ -11,6 +11,13 @@ double now_seconds() {
     return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
 
+double median_of(std::vector<double> values) {
+    if (values.empty()) return 0;
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
 TimingStats time_callable(const std::function<void()> &run, const TimingParams &params) {
     const double start = now_seconds();
     double one_run = 0;
@@ -36,7 +43,7 @@ TimingStats time_callable(const std::function<void()> &run, const TimingParams &
     std::sort(sorted.begin(), sorted.end());
     const size_t n = sorted.size();
     stats.repeats = int(n);
-    stats.median_s = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    stats.median_s = median_of(sorted);
     stats.min_s = sorted.front();
     stats.max_s = sorted.back();
     double sum = 0, sq = 0;

@@ -28,6 +28,9 @@ struct TimingStats {
 /// Times `run` (which must do one complete execution) under `params`.
 TimingStats time_callable(const std::function<void()> &run, const TimingParams &params);
 
+/// The median of some values (0 for none).
+double median_of(std::vector<double> values);
+
 /// Wall-clock seconds from a monotonic clock.
 double now_seconds();
 
