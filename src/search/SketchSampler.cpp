@@ -78,7 +78,7 @@ int64_t SketchSampler::draw_tile(int64_t extent, bool vector_dim) {
         // The vectorized loop: whole vectors when the extent allows it.
         std::vector<int64_t> vec;
         for (int64_t c : choices)
-            if (c % lanes() == 0) vec.push_back(c);
+            if (c % lanes() == 0 && c <= int64_t(params_.max_vectors) * lanes()) vec.push_back(c);
         if (!vec.empty()) choices = vec;
     }
     return choices[choose(DecisionKind::TileSize, uint32_t(choices.size()))];
@@ -154,9 +154,11 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
         }
         int64_t inner = draw_tile(extent, vector_dim);
         if (!vector_dim) inner = std::min<int64_t>(inner, params_.max_unroll);
+        int64_t product = inner;  // what the outermost split of this loop divides by
         if (at_root) {
             int64_t mid = draw_tile(std::max<int64_t>(1, extent / inner), false);
-            out.push_back(Action::split(stage.name, d.name, {mid, inner}, tail_for(true, mid * inner, extent)));
+            product = mid * inner;
+            out.push_back(Action::split(stage.name, d.name, {mid, inner}, tail_for(true, product, extent)));
             s_outer.push_back(split_name(d.name, 2, 0));
             s_mid.push_back(split_name(d.name, 2, 1));
             s_inner.push_back(split_name(d.name, 2, 2));
@@ -165,14 +167,22 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
             s_mid.push_back(split_name(d.name, 1, 0));
             s_inner.push_back(split_name(d.name, 1, 1));
         }
-        if (vector_dim && inner >= lanes()) vector_loop = s_inner.back();
+        // A guarded tail under a vectorized update loop crashes Halide 14's code (seen on row reductions):
+        // vectorize only splits that divide the extent.
+        if (vector_dim && inner >= lanes() && extent % product == 0)
+            vector_loop = s_inner.back();
     }
     // Innermost first: S_inner R_inner S_mid R_outer S_outer (Ansor's S R S R S read from the inside).
     std::vector<std::string> order;
     for (auto *group : {&s_inner, &r_inner, &s_mid, &r_outer, &s_outer}) order.insert(order.end(), group->begin(), group->end());
     if (order.size() > 1) out.push_back(Action::reorder(stage.name, order));
     if (!vector_loop.empty()) out.push_back(Action::annotate(stage.name, vector_loop, AnnotationKind::Vectorize));
-    if (s_inner.size() > 1 && chance(DecisionKind::Unroll, 0.7)) out.push_back(Action::annotate(stage.name, s_inner[1], AnnotationKind::Unroll));
+    // Register blocking: unroll one inner pure loop other than the vectorized one (which one is a decision:
+    // for a convolution, output channels reuse the loaded inputs, rows reuse the weights).
+    if (s_inner.size() > 1 && chance(DecisionKind::Unroll, 0.7)) {
+        const size_t which = 1 + choose(DecisionKind::Unroll, uint32_t(s_inner.size() - 1));
+        out.push_back(Action::annotate(stage.name, s_inner[which], AnnotationKind::Unroll));
+    }
     if (at_root && !s_outer.empty()) {
         std::string fused = s_outer.back();
         if (s_outer.size() > 1 && chance(DecisionKind::ParallelGrain, 0.5)) {

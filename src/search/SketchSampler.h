@@ -31,6 +31,8 @@ struct SamplerParams {
     double p_root_reduction = 0.3;   ///< chance of the root-reduction sketch instead of the fused one
     double p_inline_elementwise = 0.6;  ///< chance that a simple elementwise producer stays inlined
     int max_tile = 128;              ///< largest tile extent drawn for a loop
+    int max_vectors = 4;             ///< largest vectorized loop, in vectors (wider ones crash LLVM 14 on
+                                     ///< strided row reductions and spill registers elsewhere)
     int max_unroll = 8;              ///< largest loop extent the sampler unrolls
     int max_tries = 50;              ///< draws per valid sample before giving up
 };
