@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 
 using worldtune::test::count_lines;
 using worldtune::test::run_worldtune;
@@ -144,4 +145,25 @@ TEST(Cli, NetworkTuningReportsEverySubgraph) {
     // Resumed: the next run sees the 4 stored trials and gives the next round to another subgraph.
     ASSERT_EQ(run_worldtune("tune --network bert_base --trials 2 --per-round 2 --repeats 1 --min-time 0 --quiet --db " + db, out), 0) << out;
     ASSERT_EQ(run_worldtune("records list --db " + db, out), 0) << out;
+}
+
+TEST(Cli, CompareWritesAReportPerModelBudgetAndPeer) {
+    const std::string db = temp_path("compare.db"), report = temp_path("compare.md");
+    std::remove(db.c_str());
+    std::string out;
+    ASSERT_EQ(run_worldtune("compare matmul:M=32,N=24,K=16 --models random,static --trials 2,4 --peers openblas,li2018 "
+                            "--repeats 1 --min-time 0 --db " + db + " --out " + report, out),
+              0)
+        << out;
+    std::ifstream in(report);
+    const std::string md((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const char *expected : {"random@2", "static@2", "random@4", "static@4", "openblas", "li2018", "geomean", "Produced by"})
+        EXPECT_NE(md.find(expected), std::string::npos) << expected << "\n" << md;
+    // Resumed: nothing left to tune, the comparison phase runs again and the report is still whole.
+    ASSERT_EQ(run_worldtune("compare matmul:M=32,N=24,K=16 --models random,static --trials 2,4 --peers none "
+                            "--repeats 1 --min-time 0 --db " + db, out),
+              0)
+        << out;
+    EXPECT_EQ(out.find("trials to measure"), std::string::npos) << out;
+    EXPECT_NE(out.find("static@4"), std::string::npos) << out;
 }

@@ -52,6 +52,11 @@ struct WorkloadReport {
     std::map<std::string, int> trials, failed;                      ///< model -> over all its seeds
 };
 
+int count_of(const std::map<std::string, int> &counts, const std::string &key) {
+    auto it = counts.find(key);
+    return it == counts.end() ? 0 : it->second;
+}
+
 std::string source_of(const std::string &model, uint64_t seed) { return "compare:" + model + ":seed" + std::to_string(seed); }
 
 /// Tunes (model, seed) to `trials` records, resuming; returns that run's records in measuring order.
@@ -162,7 +167,7 @@ void write_report(const std::vector<WorkloadReport> &reports, const std::vector<
     out << "| workload | model | trials (all seeds) | failed | s per trial | search share | model share |\n|---|---|---:|---:|---:|---:|---:|\n";
     for (const WorkloadReport &r : reports)
         for (const auto &[model, secs] : r.seconds_per_trial)
-            out << "| `" << r.spec << "` | " << model << " | " << r.trials.at(model) << " | " << r.failed.at(model) << " | " << fixed(median_of(secs), 2)
+            out << "| `" << r.spec << "` | " << model << " | " << count_of(r.trials, model) << " | " << count_of(r.failed, model) << " | " << fixed(median_of(secs), 2)
                 << " | " << fixed(100 * median_of(r.search_share.at(model)), 0) << "% | " << fixed(100 * median_of(r.model_share.at(model)), 0)
                 << "% |\n";
     std::string notes;

@@ -58,7 +58,26 @@ private:
     static inline std::streambuf *saved_ = nullptr;
 };
 
+/// Halide names the temporaries of common-subexpression elimination t<N> from one process-wide counter, and
+/// its simplifier orders some operands by name: "t8" and "t11" compare differently from "t108" and "t111",
+/// so the text of a state could depend on what the process lowered before. Keeping the counter inside one
+/// band of equal-length numbers (at least 10^6, never crossing a power of ten during a lowering) makes the
+/// order follow creation order only, which is the same in every process.
+void keep_temporaries_in_band() {
+    constexpr int64_t kFloor = 1000000;
+    constexpr int64_t kMargin = 200000;  // far more temporaries than one lowering creates
+    static std::mutex mutex;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto next = [] { return std::stoll(Internal::unique_name('t').substr(1)); };
+    int64_t n = next();
+    int64_t band = kFloor;
+    while (band * 10 <= n) band *= 10;
+    const int64_t target = n < kFloor ? kFloor : (n + kMargin >= band * 10 ? band * 10 : n);
+    while (n < target) n = next();
+}
+
 Internal::Stmt lower_workload(Workload &w) {
+    keep_temporaries_in_band();
     StmtCapture capture;
     Pipeline p = w.pipeline();
     p.add_custom_lowering_pass(&capture, nullptr);
@@ -105,8 +124,12 @@ std::string canonicalize_stmt(const std::string &raw) {
         if (!is_boilerplate(line)) kept += line + "\n";
 
     // Halide makes every Func name unique in the process ("acc", then "acc$1", ...): drop the counters.
+    // Some derived names print the counter with '$' made '_' ("out_21.s0.x.x_1.epilogue"): a Func name
+    // (worldtune's never end in digits) followed by _N and a stage ".sK.".
     static const std::regex counter(R"(\$\d+)");
+    static const std::regex printed_counter(R"(\b([A-Za-z][A-Za-z0-9_]*[A-Za-z])_\d+(\.s\d+\.))");
     kept = std::regex_replace(kept, counter, "");
+    kept = std::regex_replace(kept, printed_counter, "$1$2");
     // Temporaries: t123 -> t0, t1, ... in order of first appearance.
     static const std::regex temp(R"(\bt\d+\b)");
     std::map<std::string, std::string> temps;

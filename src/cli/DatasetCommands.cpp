@@ -1,0 +1,99 @@
+// `worldtune dataset workloads|export|stats|verify`: the collection list, and the trajectory dataset file
+// made from the records database (format in src/dataset/DatasetFile.h).
+#include "cli/Commands.h"
+
+#include "dataset/DatasetFile.h"
+#include "dataset/DatasetStats.h"
+#include "dataset/WorkloadList.h"
+#include "store/RecordStore.h"
+
+#include <cstdio>
+
+namespace worldtune::cli {
+
+void add_dataset_commands(CLI::App &app) {
+    CLI::App *dataset = app.add_subcommand("dataset", "Build and inspect the trajectory dataset");
+    dataset->require_subcommand(1);
+
+    struct ListOptions {
+        uint64_t seed = kDefaultCollectionSeed;
+        int generated = kDefaultGeneratedPerOp;
+    };
+    auto list = std::make_shared<ListOptions>();
+    CLI::App *workloads = dataset->add_subcommand(
+        "workloads", "Print the collection list: every preset subgraph, then seeded generated shapes per op kind");
+    workloads->add_option("--seed", list->seed, "Seed of the generated shapes")->capture_default_str();
+    workloads->add_option("--generated", list->generated, "Generated workloads per op kind")
+        ->capture_default_str()->check(CLI::NonNegativeNumber);
+    workloads->callback([list] {
+        const std::vector<std::string> specs = collection_workloads(list->seed, list->generated);
+        std::printf("# worldtune collection workloads: %zu specs (%zu preset subgraphs, %d generated per op kind)\n",
+                    specs.size(), preset_workloads().size(), list->generated);
+        std::printf("# made by: worldtune dataset workloads --seed %llu --generated %d\n", (unsigned long long)list->seed,
+                    list->generated);
+        for (const std::string &s : specs) std::printf("%s\n", s.c_str());
+    });
+
+    struct ExportCli {
+        std::string db = RecordStore::kDefaultPath, out;
+        ExportOptions options;
+    };
+    auto exp = std::make_shared<ExportCli>();
+    CLI::App *export_cmd = dataset->add_subcommand("export", "Write the records as a dataset file with splits by workload");
+    export_cmd->add_option("--db", exp->db, "Records database")->capture_default_str();
+    export_cmd->add_option("--out", exp->out, "Output dataset file (.jsonl)")->required();
+    export_cmd->add_option("--seed", exp->options.seed, "Split seed")->capture_default_str();
+    export_cmd->add_option("--val", exp->options.val_fraction, "Share of workloads in the validation split")
+        ->capture_default_str()->check(CLI::Range(0.0, 1.0));
+    export_cmd->add_option("--test", exp->options.test_fraction, "Share of workloads in the test split")
+        ->capture_default_str()->check(CLI::Range(0.0, 1.0));
+    export_cmd->add_option("--text-sample", exp->options.text_check_sample,
+                           "Trajectories given a final-state text hash for `dataset verify` (-1: all)")
+        ->capture_default_str();
+    export_cmd->add_option("--prefix-sample", exp->options.prefix_check_sample,
+                           "Trajectories given a hash of every intermediate state text (-1: all)")
+        ->capture_default_str();
+    export_cmd->callback([exp] {
+        RecordStore store(exp->db);
+        const ExportStats s = export_dataset(store, exp->out, exp->options);
+        std::printf("wrote %s: %lld workloads, %lld trajectories, %lld final-text hashes, %lld prefix hashes",
+                    exp->out.c_str(), (long long)s.workloads, (long long)s.trajectories, (long long)s.text_hashes,
+                    (long long)s.prefix_hashes);
+        if (s.skipped_other_hardware) std::printf(" (%lld records of other machines left out)", (long long)s.skipped_other_hardware);
+        std::printf("\n");
+    });
+
+    struct FileOptions {
+        std::string file;
+        int sample = 50;
+    };
+    auto stats = std::make_shared<FileOptions>();
+    CLI::App *stats_cmd = dataset->add_subcommand("stats", "Report what a dataset file holds");
+    stats_cmd->add_option("file", stats->file, "Dataset file")->required();
+    stats_cmd->add_option("--sample", stats->sample, "Final states lowered to count tokens (-1: all)")->capture_default_str();
+    stats_cmd->callback([stats] {
+        const Dataset d = load_dataset(stats->file);
+        std::printf("%s: format version %d, %s, split seed %llu\n", stats->file.c_str(), d.version,
+                    (d.hardware.is_object() ? d.hardware.value("cpu_model", std::string("unknown cpu")) : std::string("unknown cpu")).c_str(), (unsigned long long)d.seed);
+        std::printf("%s", format_stats(dataset_stats(d, stats->sample)).c_str());
+    });
+
+    auto verify = std::make_shared<FileOptions>();
+    verify->sample = -1;
+    CLI::App *verify_cmd = dataset->add_subcommand(
+        "verify", "Check the file, and that regenerated state texts match the hashes stored at export");
+    verify_cmd->add_option("file", verify->file, "Dataset file")->required();
+    verify_cmd->add_option("--sample", verify->sample, "Hashed trajectories to check (-1: all)")->capture_default_str();
+    verify_cmd->callback([verify] {
+        const Dataset d = load_dataset(verify->file);
+        const TextCheck check = verify_texts(d, verify->sample);
+        for (const std::string &p : check.problems) std::printf("mismatch: %s\n", p.c_str());
+        if (!check.ok())
+            throw CommandError(std::to_string(check.mismatched) + " of " + std::to_string(check.checked) +
+                               " regenerated state texts differ from the stored hashes");
+        std::printf("ok: %lld workloads, %lld trajectories; %d trajectories' regenerated texts match their stored hashes\n",
+                    (long long)d.workloads.size(), (long long)d.trajectory_count(), check.checked);
+    });
+}
+
+}  // namespace worldtune::cli
