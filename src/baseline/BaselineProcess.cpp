@@ -2,8 +2,8 @@
 #include "baseline/Baseline.h"
 
 #include "baseline/Peer.h"
-
 #include "measure/Timing.h"
+#include "measure/WorkerProcess.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -133,12 +133,7 @@ std::string last_line(const std::string &text) {
 
 }  // namespace
 
-std::string current_executable() {
-    char path[4096];
-    ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-    if (n <= 0) return "";
-    return std::string(path, size_t(n));
-}
+std::string current_executable() { return WorkerProcess::self_binary(); }
 
 BaselineResult run_baseline_subprocess(const std::string &worker_binary, const std::string &name,
                                        const WorkloadSpec &spec, const BaselineParams &params) {
