@@ -33,10 +33,9 @@ public:
 struct CostModelParams {
     uint64_t seed = 1;
     int threads = 2;                 ///< threads for training and feature extraction
-    int xgb_rounds = 200;            ///< boosting rounds per (re)training
-    int xgb_max_depth = 10;          ///< Ansor's setting
-    double xgb_eta = 0.2;            ///< Ansor's setting
-    int xgb_early_stopping = 50;     ///< rounds without improvement before training stops
+    int xgb_rounds = 100;            ///< boosting rounds per (re)training
+    int xgb_max_depth = 6;           ///< tree depth (Ansor uses 10 on its larger per-statement data)
+    double xgb_eta = 0.2;            ///< Ansor's learning rate
     int retrain_every = 1;           ///< retrain after this many update() calls with new data
 };
 

@@ -28,11 +28,11 @@ std::string state_key(const WorkloadSpec &spec, const ActionList &actions) {
     return spec.canonical() + "\n" + actions_to_json(actions).dump();
 }
 
-/// A DMatrix over dense rows, freed with the object.
+/// A DMatrix over dense rows of `width` values, freed with the object.
 class Matrix {
 public:
-    Matrix(const std::vector<float> &data, size_t rows) {
-        check(XGDMatrixCreateFromMat(data.data(), rows, kStaticFeatureLength, std::numeric_limits<float>::quiet_NaN(), &handle_),
+    Matrix(const std::vector<float> &data, size_t rows, size_t width) {
+        check(XGDMatrixCreateFromMat(data.data(), rows, width, std::numeric_limits<float>::quiet_NaN(), &handle_),
               "creating a matrix");
     }
     ~Matrix() { XGDMatrixFree(handle_); }
@@ -44,40 +44,31 @@ private:
     DMatrixHandle handle_ = nullptr;
 };
 
-/// Margins (sums of tree outputs; base_score is 0) of every row, for trees [begin, end) (end 0: all).
-std::vector<float> predict_margins(BoosterHandle booster, const Matrix &m, int begin, int end) {
-    const std::string config = "{\"type\": 1, \"training\": false, \"iteration_begin\": " + std::to_string(begin) +
-                               ", \"iteration_end\": " + std::to_string(end) + ", \"strict_shape\": false}";
+/// Margins of every row.
+std::vector<float> predict_margins(BoosterHandle booster, const Matrix &m) {
+    const char *config = "{\"type\": 1, \"training\": false, \"iteration_begin\": 0, \"iteration_end\": 0, \"strict_shape\": false}";
     const bst_ulong *shape = nullptr;
     bst_ulong dim = 0;
     const float *out = nullptr;
-    check(XGBoosterPredictFromDMatrix(booster, m.handle(), config.c_str(), &shape, &dim, &out), "predicting");
+    check(XGBoosterPredictFromDMatrix(booster, m.handle(), config, &shape, &dim, &out), "predicting");
     bst_ulong n = 1;
     for (bst_ulong d = 0; d < dim; d++) n *= shape[d];
     return std::vector<float>(out, out + n);
 }
 
-/// Rows of several candidates stacked into one matrix, with each row's candidate.
-struct Stacked {
-    std::vector<float> data;
-    std::vector<size_t> owner;
-    size_t rows() const { return owner.size(); }
-};
-
-void stack(Stacked &s, const FeatureRows &rows, size_t owner) {
-    for (const std::vector<float> &r : rows) {
-        s.data.insert(s.data.end(), r.begin(), r.end());
-        s.owner.push_back(owner);
-    }
-}
-
-std::vector<double> pack_sums(const std::vector<float> &margins, const std::vector<size_t> &owner, size_t packs) {
-    std::vector<double> sums(packs, 0.0);
-    for (size_t r = 0; r < margins.size(); r++) sums[owner[r]] += margins[r];
-    return sums;
-}
-
 }  // namespace
+
+void append_pooled(const FeatureRows &rows, std::vector<float> &out) {
+    const size_t base = out.size();
+    out.resize(base + kPooledLength, 0.0f);
+    float *sum = &out[base], *max = sum + kStaticFeatureLength;
+    for (const std::vector<float> &r : rows)
+        for (int i = 0; i < kStaticFeatureLength; i++) {
+            sum[i] += r[i];
+            max[i] = std::max(max[i], r[i]);
+        }
+    out[base + 2 * kStaticFeatureLength] = float(rows.size());
+}
 
 StaticModel::StaticModel(const CostModelParams &params) : params_(params), rng_(params.seed) {}
 
@@ -177,11 +168,13 @@ std::vector<double> StaticModel::predict(const std::vector<ActionList> &candidat
 }
 
 std::vector<double> StaticModel::predict_rows(const std::vector<const FeatureRows *> &candidates) const {
-    Stacked s;
-    for (size_t i = 0; i < candidates.size(); i++) stack(s, *candidates[i], i);
-    if (s.rows() == 0) return std::vector<double>(candidates.size(), 0.0);
-    Matrix m(s.data, s.rows());
-    return pack_sums(predict_margins(booster_, m, 0, 0), s.owner, candidates.size());
+    if (candidates.empty()) return {};
+    std::vector<float> data;
+    data.reserve(candidates.size() * kPooledLength);
+    for (const FeatureRows *c : candidates) append_pooled(*c, data);
+    Matrix m(data, candidates.size(), kPooledLength);
+    const std::vector<float> margins = predict_margins(booster_, m);
+    return std::vector<double>(margins.begin(), margins.end());
 }
 
 void StaticModel::update(const std::vector<MeasureResult> &results) {
@@ -219,117 +212,53 @@ void StaticModel::set_booster_params(void *booster) const {
     const std::pair<const char *, std::string> settings[] = {
         {"booster", "gbtree"},
         {"tree_method", "hist"},
-        {"objective", "reg:squarederror"},  // unused: the gradient comes from the pack-sum objective
-        {"base_score", "0"},
+        {"objective", "rank:pairwise"},
         {"max_depth", std::to_string(params_.xgb_max_depth)},
         {"eta", std::to_string(params_.xgb_eta)},
-        {"gamma", "0.001"},           // Ansor's
-        {"min_child_weight", "0"},    // Ansor's
+        {"min_child_weight", "0"},
         {"nthread", std::to_string(xgb_threads_)},
         {"seed", std::to_string(params_.seed % 2147483647u)},
         {"verbosity", "0"},
-        {"disable_default_eval_metric", "1"},
     };
     for (const auto &[key, value] : settings) check(XGBoosterSetParam(booster, key, value.c_str()), key);
 }
 
 void StaticModel::train() {
     if (successful_samples() == 0) return;
-    // Labels: throughput normalized within each workload.
-    std::map<std::string, double> best;
-    for (const Sample &s : samples_) {
-        if (s.latency <= 0) continue;
-        auto it = best.find(s.spec);
-        if (it == best.end() || s.latency < it->second) best[s.spec] = s.latency;
-    }
-    const bool holdout = samples_.size() >= size_t(kMinHoldoutSamples) && params_.xgb_early_stopping > 0;
-    Stacked train_rows, valid_rows;
-    std::vector<double> train_y, valid_y;
-    for (size_t i = 0; i < samples_.size(); i++) {
-        const Sample &s = samples_[i];
-        const double y = s.latency > 0 ? best.at(s.spec) / s.latency : 0.0;
-        if (holdout && i % 5 == 4) {
-            stack(valid_rows, *s.rows, valid_y.size());
-            valid_y.push_back(y);
-        } else {
-            stack(train_rows, *s.rows, train_y.size());
-            train_y.push_back(y);
+    // One ranking group per workload, its candidates contiguous; labels: throughput normalized within it.
+    std::map<std::string, std::vector<const Sample *>> groups;
+    for (const Sample &s : samples_) groups[s.spec].push_back(&s);
+    std::vector<float> data, labels;
+    std::vector<unsigned> group_sizes;
+    for (const auto &[spec, members] : groups) {
+        double best = 0;
+        for (const Sample *s : members)
+            if (s->latency > 0 && (best == 0 || s->latency < best)) best = s->latency;
+        if (best == 0 || members.size() < 2) continue;  // nothing to rank
+        for (const Sample *s : members) {
+            append_pooled(*s->rows, data);
+            labels.push_back(s->latency > 0 ? float(best / s->latency) : 0.0f);
         }
+        group_sizes.push_back(unsigned(members.size()));
     }
-    if (train_rows.rows() == 0) return;
+    if (labels.empty()) return;
 
-    Matrix dtrain(train_rows.data, train_rows.rows());
-    std::vector<float> row_labels;
-    for (size_t owner : train_rows.owner) row_labels.push_back(float(train_y[owner]));
-    check(XGDMatrixSetFloatInfo(dtrain.handle(), "label", row_labels.data(), row_labels.size()), "setting labels");
-    std::unique_ptr<Matrix> dvalid;
-    if (valid_rows.rows() > 0) dvalid = std::make_unique<Matrix>(valid_rows.data, valid_rows.rows());
-
+    Matrix dtrain(data, labels.size(), kPooledLength);
+    check(XGDMatrixSetFloatInfo(dtrain.handle(), "label", labels.data(), labels.size()), "setting labels");
+    check(XGDMatrixSetUIntInfo(dtrain.handle(), "group", group_sizes.data(), group_sizes.size()), "setting groups");
     // Small data gains nothing from threads, and OpenMP barriers cost dearly on a busy machine.
-    xgb_threads_ = train_rows.rows() >= size_t(kParallelTrainRows) ? std::max(1, params_.threads) : 1;
+    xgb_threads_ = labels.size() >= size_t(kParallelTrainRows) ? std::max(1, params_.threads) : 1;
     BoosterHandle booster = nullptr;
     DMatrixHandle cache[] = {dtrain.handle()};
     check(XGBoosterCreate(cache, 1, &booster), "creating a booster");
     try {
         set_booster_params(booster);
-        auto weight = [](double y) { return std::max(y, kMinWeight); };
-        // The pack-sum loss of candidates whose rows have these margins.
-        auto loss_of = [&](const std::vector<double> &sums, const std::vector<double> &y) {
-            double loss = 0, total_weight = 0;
-            for (size_t c = 0; c < y.size(); c++) {
-                loss += weight(y[c]) * (sums[c] - y[c]) * (sums[c] - y[c]);
-                total_weight += weight(y[c]);
-            }
-            return loss / std::max(total_weight, 1e-12);
-        };
-        std::vector<float> margin(train_rows.rows(), 0.0f), valid_margin(valid_rows.rows(), 0.0f);
-        std::vector<float> grad(train_rows.rows()), hess(train_rows.rows());
-        std::vector<double> sums = pack_sums(margin, train_rows.owner, train_y.size());
-        double best_loss = std::numeric_limits<double>::infinity(), best_train_loss = loss_of(sums, train_y);
-        int best_round = -1, train_improved = -1, round = 0;
-        while (round < std::max(1, params_.xgb_rounds)) {
-            for (size_t r = 0; r < train_rows.rows(); r++) {
-                const size_t c = train_rows.owner[r];
-                const double w = weight(train_y[c]);
-                grad[r] = float(2 * w * (sums[c] - train_y[c]));
-                hess[r] = float(2 * w);
-            }
-            check(XGBoosterBoostOneIter(booster, dtrain.handle(), grad.data(), hess.data(), grad.size()), "boosting");
-            const std::vector<float> step = predict_margins(booster, dtrain, round, round + 1);
-            for (size_t r = 0; r < margin.size(); r++) margin[r] += step[r];
-            sums = pack_sums(margin, train_rows.owner, train_y.size());
-            round++;
-            // Converged: the training loss stopped moving, so further trees would be (nearly) empty.
-            const double train_loss = loss_of(sums, train_y);
-            if (train_loss < best_train_loss * (1 - 1e-6)) {
-                best_train_loss = train_loss;
-                train_improved = round - 1;
-            } else if (round - 1 - train_improved >= kConvergedRounds) {
-                break;
-            }
-            if (!dvalid) continue;
-            const std::vector<float> vstep = predict_margins(booster, *dvalid, round - 1, round);
-            for (size_t r = 0; r < valid_margin.size(); r++) valid_margin[r] += vstep[r];
-            const double loss = loss_of(pack_sums(valid_margin, valid_rows.owner, valid_y.size()), valid_y);
-            if (loss < best_loss) {
-                best_loss = loss;
-                best_round = round - 1;
-            } else if (round - 1 - best_round >= params_.xgb_early_stopping) {
-                break;
-            }
-        }
-        int kept = round;
-        if (dvalid && best_round >= 0 && best_round + 1 < round) {
-            BoosterHandle sliced = nullptr;
-            check(XGBoosterSlice(booster, 0, best_round + 1, 1, &sliced), "keeping the best rounds");
-            XGBoosterFree(booster);
-            booster = sliced;
-            set_booster_params(booster);
-            kept = best_round + 1;
-        }
+        const int rounds = std::max(1, params_.xgb_rounds);
+        for (int round = 0; round < rounds; round++)
+            check(XGBoosterUpdateOneIter(booster, round, dtrain.handle()), "boosting");
         if (booster_) XGBoosterFree(booster_);
         booster_ = booster;
-        rounds_ = kept;
+        rounds_ = rounds;
         updates_since_training_ = 0;
     } catch (...) {
         XGBoosterFree(booster);
@@ -345,7 +274,7 @@ void StaticModel::save(const std::string &path) const {
     nlohmann::json header = {{"format", "worldtune-static-model"},
                              {"version", kFileVersion},
                              {"feature_version", StaticFeatures::version()},
-                             {"feature_length", StaticFeatures::length()},
+                             {"feature_length", kPooledLength},
                              {"rounds", rounds_}};
     std::ofstream out(path, std::ios::binary);
     out << header.dump() << "\n";
@@ -370,11 +299,11 @@ void StaticModel::load(const std::string &path) {
         throw ModelError("static model: " + path + " has file version " + std::to_string(header.value("version", -1)) +
                          ", this build reads version " + std::to_string(kFileVersion));
     if (header.value("feature_version", -1) != StaticFeatures::version() ||
-        header.value("feature_length", -1) != StaticFeatures::length())
+        header.value("feature_length", -1) != kPooledLength)
         throw ModelError("static model: " + path + " was trained on static features version " +
                          std::to_string(header.value("feature_version", -1)) + " (" +
                          std::to_string(header.value("feature_length", -1)) + " values); this build has version " +
-                         std::to_string(StaticFeatures::version()) + " (" + std::to_string(StaticFeatures::length()) +
+                         std::to_string(StaticFeatures::version()) + " (" + std::to_string(kPooledLength) +
                          " values): retrain it");
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     BoosterHandle booster = nullptr;
