@@ -8,6 +8,7 @@ packages=(
   libxgboost-dev                    # rankers
   libsentencepiece-dev              # tokenizer experiments
   libsqlite3-dev sqlite3            # records database
+  zlib1g-dev                        # the compressed dataset file
   nlohmann-json3-dev libcli11-dev   # JSON and the command line
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenblas-dev libdnnl-dev       # baselines

@@ -400,3 +400,74 @@ TEST(Dataset, CommandLine) {
     EXPECT_EQ(test::run_worldtune("dataset verify " + file, out), 1) << out;
     EXPECT_NE(out.find("worldtune: " + file + ": dataset format version 99 is not supported"), std::string::npos) << out;
 }
+
+// `dataset collect` measures every workload with each model in passes, resumes without re-measuring, skips
+// a workload whose candidates run longer than the bound (noting why), and refuses bad input in one line.
+TEST(Dataset, CollectMeasuresResumesAndSkips) {
+    const std::string db = temp_path("collect.db"), list = temp_path("collect_list.txt");
+    write_text(list, "# two tiny workloads\nmatmul:M=24,N=16,K=8\n\nsoftmax:M=6,N=10\n");
+    const std::string base = "dataset collect --list " + list + " --db " + db +
+                             " --pass-trials 3 --per-round 3 --repeats 1 --min-time 0 --threads 1";
+    const std::string common = base + " --trials 6";
+    std::string out;
+    ASSERT_EQ(test::run_worldtune(common, out), 0) << out;
+    EXPECT_NE(out.find("[pass 2/2, 2/2] static softmax:M=6,N=10"), std::string::npos) << out;
+    EXPECT_NE(out.find("2 of 2 workloads complete, 0 skipped"), std::string::npos) << out;
+    {
+        RecordStore store(db);
+        std::map<std::string, int> per;
+        store.for_each([&](const Record &r) { per[r.result.spec + " " + r.source]++; });
+        EXPECT_EQ(per["matmul:M=24,N=16,K=8 collect:random"], 6);
+        EXPECT_EQ(per["matmul:M=24,N=16,K=8 collect:static"], 6);
+        EXPECT_EQ(per["softmax:M=6,N=10 collect:random"], 6);
+        EXPECT_EQ(per["softmax:M=6,N=10 collect:static"], 6);
+        std::set<std::string> distinct;
+        store.for_each([&](const Record &r) { distinct.insert(r.result.spec + r.result.actions.dump()); });
+        EXPECT_EQ(distinct.size(), 24u) << "a state was measured twice";
+    }
+    // Resuming a finished collection measures nothing; raising the budget measures only the difference.
+    ASSERT_EQ(test::run_worldtune(common, out), 0) << out;
+    EXPECT_NE(out.find("measured 0 candidates"), std::string::npos) << out;
+    ASSERT_EQ(test::run_worldtune(base + " --models random --trials 8", out), 0) << out;
+    EXPECT_NE(out.find("measured 4 candidates"), std::string::npos) << out;
+
+    // A bound no candidate meets: the new workload is probed with one batch, then skipped with a note.
+    write_text(list, "matmul:M=24,N=16,K=8\nmatmul:M=40,N=40,K=40\n");
+    ASSERT_EQ(test::run_worldtune(common + " --max-run 1e-9", out), 0) << out;
+    EXPECT_NE(out.find("skipped matmul:M=40,N=40,K=40: median candidate run"), std::string::npos) << out;
+    EXPECT_NE(out.find("skipped matmul:M=24,N=16,K=8"), std::string::npos) << out;
+    {
+        RecordStore store(db);
+        // Probed until the median is trusted (4 successful records), then skipped: far from the 12 a full
+        // collection would measure.
+        const size_t probed = store.records_for("matmul:M=40,N=40,K=40").size();
+        EXPECT_GE(probed, 4u);
+        EXPECT_LE(probed, 6u);
+        EXPECT_TRUE(store.note("collect-skip:matmul:M=40,N=40,K=40").has_value());
+    }
+
+    write_text(list, "matmul:M=24,N=16\n");
+    EXPECT_EQ(test::run_worldtune(common, out), 1) << out;
+    EXPECT_EQ(test::count_lines(out), 1) << out;
+    EXPECT_NE(out.find("worldtune: "), std::string::npos) << out;
+    EXPECT_EQ(test::run_worldtune(common + " --models world", out), 1) << out;
+    EXPECT_NE(out.find("collect uses the random and static models"), std::string::npos) << out;
+}
+
+// A ".gz" dataset is written compressed and reads back identical to the plain file.
+TEST(Dataset, CompressedFileRoundTrip) {
+    const Dataset plain = load_dataset(exported_file());
+    const std::string gz = temp_path("dataset.jsonl.gz");
+    write_dataset(plain, gz);
+    const std::string bytes = read_text(gz);
+    ASSERT_GE(bytes.size(), 2u);
+    EXPECT_EQ((unsigned char)bytes[0], 0x1f);
+    EXPECT_EQ((unsigned char)bytes[1], 0x8b);
+    EXPECT_LT(bytes.size(), read_text(exported_file()).size());
+    const Dataset again = load_dataset(gz);
+    ASSERT_EQ(again.workloads.size(), plain.workloads.size());
+    for (size_t i = 0; i < plain.workloads.size(); i++) EXPECT_TRUE(again.workloads[i] == plain.workloads[i]) << i;
+    // A truncated compressed file is refused, not half-read.
+    write_text(gz, bytes.substr(0, bytes.size() / 2));
+    EXPECT_THROW(load_dataset(gz), DatasetError);
+}

@@ -35,5 +35,6 @@ void add_sample_command(CLI::App &app);
 void add_compare_command(CLI::App &app);
 void add_best_commands(CLI::App &app);
 void add_dataset_commands(CLI::App &app);
+void add_train_commands(CLI::App &app);
 
 }  // namespace worldtune::cli

@@ -17,6 +17,7 @@
 #include <fstream>
 #include <iomanip>
 #include <map>
+#include <random>
 #include <sstream>
 
 namespace worldtune::cli {
@@ -209,9 +210,9 @@ void add_compare_command(CLI::App &app) {
         for (const std::string &p : peers)
             if (!is_baseline_name(p)) throw CommandError("unknown peer '" + p + "'");
         std::vector<std::string> models = split_list(opts->models);
+        const std::vector<std::string> known = cost_model_names();
         for (const std::string &m : models)
-            if (std::find(cost_model_names().begin(), cost_model_names().end(), m) == cost_model_names().end())
-                throw CommandError("unknown cost model '" + m + "'");
+            if (std::find(known.begin(), known.end(), m) == known.end()) throw CommandError("unknown cost model '" + m + "'");
         std::vector<int> budgets;
         for (const std::string &t : split_list(opts->trials)) {
             int n = 0;
@@ -248,14 +249,19 @@ void add_compare_command(CLI::App &app) {
                     for (int b : budgets)
                         if (std::optional<ActionList> a = best_within(run, b)) bests[Column{m, b}.name()].push_back(*a);
                 }
-            // The comparison phase: every entry measured in each round, one after the other.
+            // The comparison phase: in each round every entry is measured once, worldtune's entries in a
+            // shuffled order (a burst of load on the shared machine then hits no column systematically).
             Measurer measurer(opts->measure);
+            std::mt19937_64 order_rng(4242);
             for (int round = 0; round < opts->rounds; round++) {
+                std::vector<std::pair<std::string, const ActionList *>> entries;
                 for (const Column &c : columns)
-                    for (const ActionList &a : bests[c.name()]) {
-                        MeasureResult r = measurer.measure_one(spec, a);
-                        if (r.ok()) report.latency[c.name()].push_back(r.timing.median_s);
-                    }
+                    for (const ActionList &a : bests[c.name()]) entries.emplace_back(c.name(), &a);
+                std::shuffle(entries.begin(), entries.end(), order_rng);
+                for (const auto &[name, actions] : entries) {
+                    MeasureResult r = measurer.measure_one(spec, *actions);
+                    if (r.ok()) report.latency[name].push_back(r.timing.median_s);
+                }
                 for (const std::string &peer : peers) {
                     const std::string reason = baseline_unavailable_reason(peer, spec);
                     if (!reason.empty()) {

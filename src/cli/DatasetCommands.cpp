@@ -1,10 +1,12 @@
-// `worldtune dataset workloads|export|stats|verify`: the collection list, and the trajectory dataset file
+// `worldtune dataset workloads|collect|export|stats|verify`: the collection list, and the trajectory dataset file
 // made from the records database (format in src/dataset/DatasetFile.h).
 #include "cli/Commands.h"
 
+#include "dataset/Collector.h"
 #include "dataset/DatasetFile.h"
 #include "dataset/DatasetStats.h"
 #include "dataset/WorkloadList.h"
+#include "measure/Hardware.h"
 #include "store/RecordStore.h"
 
 #include <cstdio>
@@ -32,6 +34,56 @@ void add_dataset_commands(CLI::App &app) {
         std::printf("# made by: worldtune dataset workloads --seed %llu --generated %d\n", (unsigned long long)list->seed,
                     list->generated);
         for (const std::string &s : specs) std::printf("%s\n", s.c_str());
+    });
+
+    struct CollectCli {
+        std::string list = "data/collection_workloads.txt", db = RecordStore::kDefaultPath, models = "random,static";
+        CollectParams params;
+    };
+    auto col = std::make_shared<CollectCli>();
+    CLI::App *collect = dataset->add_subcommand(
+        "collect", "Search and measure every workload of a list with each model, storing every trajectory (resumable)");
+    collect->add_option("--list", col->list, "Workload list file (one spec per line)")->capture_default_str();
+    collect->add_option("--db", col->db, "Records database (collection resumes from it)")->capture_default_str();
+    collect->add_option("--models", col->models, "Comma-separated models, each searching every workload")->capture_default_str();
+    collect->add_option("--trials", col->params.trials, "Measured candidates per workload and model")
+        ->capture_default_str()->check(CLI::PositiveNumber);
+    collect->add_option("--pass-trials", col->params.pass_trials, "Trials per workload and model in each pass over the list")
+        ->capture_default_str()->check(CLI::PositiveNumber);
+    collect->add_option("--seed", col->params.seed, "Collection seed")->capture_default_str();
+    collect->add_option("--max-run", col->params.max_run_seconds,
+                        "Skip workloads whose candidates' median run takes longer (seconds)")
+        ->capture_default_str()->check(CLI::PositiveNumber);
+    collect->add_option("--hours", col->params.hours, "Stop after this many hours (0: no limit); run again to resume")
+        ->capture_default_str()->check(CLI::NonNegativeNumber);
+    collect->add_option("--per-round", col->params.tune.measures_per_round, "Candidates measured between model updates")
+        ->capture_default_str()->check(CLI::PositiveNumber);
+    add_measure_options(collect, col->params.measure);
+    collect->callback([col] {
+        col->params.models = split_list(col->models);
+        for (const std::string &m : col->params.models)
+            if (m != "random" && m != "static") throw CommandError("collect uses the random and static models, not '" + m + "'");
+        std::vector<std::string> specs;
+        try {
+            specs = read_workload_list(col->list);
+        } catch (const std::exception &e) {
+            throw CommandError(e.what());
+        }
+        if (specs.empty()) throw CommandError(col->list + " lists no workload");
+        RecordStore store(col->db);
+        std::fprintf(stderr, "collecting %zu workloads x %zu models x %d trials into %s (%d threads, %s)\n", specs.size(),
+                     col->params.models.size(), col->params.trials, col->db.c_str(), col->params.measure.threads,
+                     hardware_summary().c_str());
+        const CollectSummary s = collect_trajectories(store, specs, col->params, [](const std::string &line) {
+            std::fprintf(stderr, "%s\n", line.c_str());
+        });
+        for (const auto &[key, why] : store.notes("collect-skip:"))
+            std::printf("skipped %s: %s\n", key.substr(13).c_str(), why.c_str());
+        std::printf("measured %lld candidates (%lld failed) in %.0f s; %s holds %lld collection records; %d of %zu workloads "
+                    "complete, %d skipped%s\n",
+                    (long long)s.measured, (long long)s.failed, s.wall_seconds, col->db.c_str(), (long long)s.records,
+                    s.workloads_done, specs.size(), s.workloads_skipped,
+                    s.time_limit_hit ? "; stopped at the time limit (run again to resume)" : "");
     });
 
     struct ExportCli {

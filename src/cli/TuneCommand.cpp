@@ -19,7 +19,7 @@ namespace worldtune::cli {
 namespace {
 
 struct TuneOptions {
-    std::string spec, network, db = RecordStore::kDefaultPath, model = "random";
+    std::string spec, network, db = RecordStore::kDefaultPath, model = "random", bundle;
     TuneParams tune;
     MeasureParams measure;
     bool quiet = false;
@@ -127,6 +127,7 @@ void add_tune_command(CLI::App &app) {
         ->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--model", opts->model, "Cost model choosing what to measure")
         ->capture_default_str()->check(CLI::IsMember(cost_model_names()));
+    cmd->add_option("--bundle", opts->bundle, "World-model bundle for --model world* (default: the shipped models/world)");
     cmd->add_option("--per-round", opts->tune.measures_per_round, "Candidates measured between model updates")
         ->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--population", opts->tune.evolution.population, "Evolutionary search population")
@@ -143,6 +144,7 @@ void add_tune_command(CLI::App &app) {
         CostModelParams model_params;
         model_params.seed = opts->tune.seed;
         model_params.threads = opts->measure.threads;
+        model_params.world_bundle = opts->bundle;
         std::unique_ptr<CostModel> model = make_cost_model(opts->model, model_params);
         if (opts->network.empty()) tune_one(*opts, store, *model);
         else tune_network(*opts, store, *model);

@@ -5,6 +5,8 @@
 #include "schedule/Action.h"
 #include "workload/Spec.h"
 
+#include <zlib.h>
+
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -69,6 +71,34 @@ nlohmann::json trajectory_to_json(const DatasetTrajectory &t) {
     if (t.prefix_hash) j["prefix_hash"] = hex64(*t.prefix_hash);
     return j;
 }
+
+/// Lines of a file, gzip-compressed or plain (zlib reads plain files as they are).
+class GzLines {
+public:
+    explicit GzLines(const std::string &path) : file_(gzopen(path.c_str(), "rb")) {}
+    ~GzLines() {
+        if (file_) gzclose(file_);
+    }
+    GzLines(const GzLines &) = delete;
+    GzLines &operator=(const GzLines &) = delete;
+    bool open() const { return file_ != nullptr; }
+    /// The next line without its newline; false at the end (or on a read error, as a truncated file).
+    bool next(std::string &line) {
+        line.clear();
+        char buf[1 << 16];
+        while (gzgets(file_, buf, sizeof buf)) {
+            line += buf;
+            if (!line.empty() && line.back() == '\n') {
+                line.pop_back();
+                return true;
+            }
+        }
+        return !line.empty();
+    }
+
+private:
+    gzFile file_;
+};
 
 /// Reads one line's fields; every failure names the file and line.
 class LineReader {
@@ -296,16 +326,23 @@ void write_dataset(const Dataset &d, const std::string &path) {
         {"prefix_hash", "fnv1a64 of trajectory_texts(spec, actions) joined by \\n\\x1e\\n, 16 hex digits"},
     };
     const std::string tmp = path + ".tmp";
-    {
+    const bool gzip = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+    std::string text = header.dump() + "\n";
+    for (const DatasetWorkload &w : d.workloads) {
+        nlohmann::json trajectories = nlohmann::json::array();
+        for (const DatasetTrajectory &t : w.trajectories) trajectories.push_back(trajectory_to_json(t));
+        const nlohmann::json line = {{"spec", w.spec}, {"split", split_name(w.split)}, {"trajectories", trajectories}};
+        text += line.dump() + "\n";
+    }
+    if (gzip) {
+        gzFile out = gzopen(tmp.c_str(), "wb9");
+        if (!out) throw DatasetError("cannot write " + tmp);
+        const bool ok = gzwrite(out, text.data(), unsigned(text.size())) == int(text.size());
+        if (gzclose(out) != Z_OK || !ok) throw DatasetError("cannot write " + tmp + " (disk full?)");
+    } else {
         std::ofstream out(tmp, std::ios::trunc);
         if (!out) throw DatasetError("cannot write " + tmp);
-        out << header.dump() << "\n";
-        for (const DatasetWorkload &w : d.workloads) {
-            nlohmann::json trajectories = nlohmann::json::array();
-            for (const DatasetTrajectory &t : w.trajectories) trajectories.push_back(trajectory_to_json(t));
-            const nlohmann::json line = {{"spec", w.spec}, {"split", split_name(w.split)}, {"trajectories", trajectories}};
-            out << line.dump() << "\n";
-        }
+        out << text;
         out.flush();
         if (!out) throw DatasetError("cannot write " + tmp + " (disk full?)");
     }
@@ -319,10 +356,10 @@ ExportStats export_dataset(const RecordStore &store, const std::string &path, co
 }
 
 Dataset load_dataset(const std::string &path) {
-    std::ifstream in(path);
-    if (!in) throw DatasetError("cannot read dataset file " + path);
+    GzLines in(path);
+    if (!in.open()) throw DatasetError("cannot read dataset file " + path);
     std::string text;
-    if (!std::getline(in, text)) throw DatasetError(path + ": empty file, not a worldtune dataset");
+    if (!in.next(text)) throw DatasetError(path + ": empty file, not a worldtune dataset");
 
     const LineReader hr(path, 1);
     nlohmann::json header = nlohmann::json::parse(text, nullptr, false);
@@ -350,7 +387,7 @@ Dataset load_dataset(const std::string &path) {
 
     std::set<std::string> seen;
     int number = 1;
-    while (std::getline(in, text)) {
+    while (in.next(text)) {
         number++;
         const LineReader r(path, number);
         const nlohmann::json j = parse_line(text, r);

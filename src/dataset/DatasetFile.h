@@ -3,7 +3,8 @@
 // regenerated from (spec, actions) with state_text / trajectory_texts; a sample of final-state text hashes
 // taken at export lets a reader check that its regeneration matches.
 //
-// Format "worldtune-dataset", version kDatasetVersion (1). UTF-8 JSON Lines, one object per line.
+// Format "worldtune-dataset", version kDatasetVersion (1). UTF-8 JSON Lines, one object per line; a file
+// whose name ends in ".gz" is written gzip-compressed, and readers accept compressed and plain files alike.
 //   Line 1, the header:
 //     {"format": "worldtune-dataset", "version": 1,
 //      "created_at": ISO 8601 UTC, "worldtune_version": "0.1.0",

@@ -37,6 +37,7 @@ struct CostModelParams {
     int xgb_max_depth = 6;           ///< tree depth (Ansor uses 10 on its larger per-statement data)
     double xgb_eta = 0.2;            ///< Ansor's learning rate
     int retrain_every = 1;           ///< retrain after this many update() calls with new data
+    std::string world_bundle;        ///< world-model bundle directory ("": WorldBundle::locate's default)
 };
 
 /// The models the search can use.

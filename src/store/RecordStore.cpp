@@ -199,6 +199,31 @@ void RecordStore::create_or_check_schema() {
     }
 }
 
+void RecordStore::set_note(const std::string &key, const std::string &value) {
+    Statement s(db_, "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
+    s.bind(1, "note:" + key);
+    s.bind(2, value);
+    s.step();
+}
+
+std::optional<std::string> RecordStore::note(const std::string &key) const {
+    Statement s(db_, "SELECT value FROM meta WHERE key=?");
+    s.bind(1, "note:" + key);
+    if (!s.step()) return std::nullopt;
+    return s.text(0);
+}
+
+std::vector<std::pair<std::string, std::string>> RecordStore::notes(const std::string &prefix) const {
+    // substr rather than LIKE: keys hold specs, whose characters LIKE would read as patterns.
+    Statement s(db_, "SELECT key, value FROM meta WHERE substr(key, 1, ?) = ? ORDER BY key");
+    const std::string full = "note:" + prefix;
+    s.bind(1, int64_t(full.size()));
+    s.bind(2, full);
+    std::vector<std::pair<std::string, std::string>> out;
+    while (s.step()) out.emplace_back(s.text(0).substr(5), s.text(1));
+    return out;
+}
+
 int64_t RecordStore::insert(const Record &rec) {
     const MeasureResult &r = rec.result;
     Statement s(db_,

@@ -75,6 +75,13 @@ public:
 
     const std::string &path() const { return path_; }
 
+    /// Free-form notes kept with the records (table `meta`, keys prefixed "note:"), e.g. the workloads a
+    /// collection skipped and why. set_note commits at once; note() is empty when the key is absent.
+    void set_note(const std::string &key, const std::string &value);
+    std::optional<std::string> note(const std::string &key) const;
+    /// Every note whose key starts with `prefix`, as (key, value), sorted by key.
+    std::vector<std::pair<std::string, std::string>> notes(const std::string &prefix = "") const;
+
     /// A record as one JSONL object (with the "format" field), and back (throws StoreError naming the field).
     static nlohmann::json record_to_json(const Record &record);
     static Record record_from_json(const nlohmann::json &j);

@@ -1,0 +1,351 @@
+#include "model/world/EncoderTrainer.h"
+
+#include "measure/Timing.h"
+#include "model/world/Nets.h"
+#include "model/world/Tokenizer.h"
+#include "model/world/Windows.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <stdexcept>
+
+namespace worldtune {
+
+namespace {
+
+constexpr int kLogEvery = 50;        ///< steps between progress lines
+constexpr int kEncodeBatch = 64;     ///< windows per forward pass when encoding
+
+/// A batch of windows as tensors: ids [B, L] int64 padded with <pad>, pad [B, L] bool.
+struct WindowBatch {
+    torch::Tensor ids, pad;
+};
+
+WindowBatch to_batch(const std::vector<const std::vector<int32_t> *> &windows) {
+    size_t L = 1;
+    for (const auto *w : windows) L = std::max(L, w->size());
+    std::vector<int64_t> ids(windows.size() * L, Tokenizer::kPad);
+    std::vector<uint8_t> pad(windows.size() * L, 1);
+    for (size_t b = 0; b < windows.size(); b++)
+        for (size_t i = 0; i < windows[b]->size(); i++) {
+            ids[b * L + i] = (*windows[b])[i];
+            pad[b * L + i] = 0;
+        }
+    const int64_t B = int64_t(windows.size()), LL = int64_t(L);
+    WindowBatch batch;
+    batch.ids = torch::from_blob(ids.data(), {B, LL}, torch::kInt64).clone();
+    batch.pad = torch::from_blob(pad.data(), {B, LL}, torch::kUInt8).clone().to(torch::kBool);
+    return batch;
+}
+
+struct Checkpoint {
+    int step = 0;
+};
+
+Checkpoint read_checkpoint(const std::string &path) {
+    Checkpoint c;
+    std::ifstream in(path + ".json");
+    if (!in) return c;
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_object()) c.step = j.value("step", 0);
+    return c;
+}
+
+void write_checkpoint_meta(const std::string &path, int step) {
+    const std::string tmp = path + ".json.tmp";
+    {
+        std::ofstream out(tmp);
+        out << nlohmann::json{{"step", step}}.dump() << "\n";
+    }
+    std::filesystem::rename(tmp, path + ".json");
+}
+
+}  // namespace
+
+struct EncoderTrainer::Impl {
+    WorldConfig config;
+    int vocab_size;
+    StateEncoder encoder;
+    std::mt19937_64 rng;
+
+    Impl(const WorldConfig &c, int v) : config(c), vocab_size(v), encoder(c, v), rng(c.seed) {
+        torch::manual_seed(c.seed);
+        torch::set_num_threads(std::max(1, c.threads));
+    }
+
+    /// Saves weights + optimizer atomically enough for resume: files first, then the step.
+    template <typename Optimizer>
+    void save_checkpoint(const std::string &path, Optimizer &opt, int step) {
+        torch::save(encoder, path + ".model.tmp");
+        torch::save(opt, path + ".optim.tmp");
+        std::filesystem::rename(path + ".model.tmp", path + ".model");
+        std::filesystem::rename(path + ".optim.tmp", path + ".optim");
+        write_checkpoint_meta(path, step);
+    }
+
+    template <typename Optimizer>
+    int resume(const std::string &path, Optimizer &opt) {
+        const Checkpoint c = read_checkpoint(path);
+        if (c.step <= 0 || !std::filesystem::exists(path + ".model") || !std::filesystem::exists(path + ".optim")) return 0;
+        torch::load(encoder, path + ".model");
+        torch::load(opt, path + ".optim");
+        return c.step;
+    }
+
+    /// BERT masking of one batch in place; returns labels (-100 where not masked).
+    torch::Tensor mask_batch(WindowBatch &b, std::mt19937_64 &r) const {
+        const int64_t n = b.ids.numel();
+        std::vector<int64_t> ids(static_cast<size_t>(n)), labels(static_cast<size_t>(n), -100);
+        std::memcpy(ids.data(), b.ids.data_ptr<int64_t>(), size_t(n) * sizeof(int64_t));
+        std::uniform_real_distribution<double> unit(0, 1);
+        const int first_word = 4;  // after the specials
+        std::uniform_int_distribution<int> any_word(first_word, std::max(first_word, vocab_size - 1));
+        bool any = false;
+        for (int64_t i = 0; i < n; i++) {
+            if (ids[size_t(i)] == Tokenizer::kPad || ids[size_t(i)] == Tokenizer::kCls) continue;
+            if (unit(r) >= config.mask_rate) continue;
+            labels[size_t(i)] = ids[size_t(i)];
+            any = true;
+            const double u = unit(r);
+            if (u < 0.8) ids[size_t(i)] = Tokenizer::kMask;
+            else if (u < 0.9) ids[size_t(i)] = any_word(r);
+        }
+        if (!any) {  // at least one target, so the loss is defined
+            for (int64_t i = 0; i < n; i++)
+                if (ids[size_t(i)] != Tokenizer::kPad && ids[size_t(i)] != Tokenizer::kCls) {
+                    labels[size_t(i)] = ids[size_t(i)];
+                    ids[size_t(i)] = Tokenizer::kMask;
+                    break;
+                }
+        }
+        b.ids = torch::from_blob(ids.data(), b.ids.sizes(), torch::kInt64).clone();
+        return torch::from_blob(labels.data(), b.ids.sizes(), torch::kInt64).clone();
+    }
+
+    /// A random window of a random non-empty text.
+    std::vector<std::vector<int32_t>> sample_windows(const TokenTexts &texts, int count, std::mt19937_64 &r) const {
+        std::vector<std::vector<int32_t>> out;
+        std::uniform_int_distribution<size_t> pick(0, texts.size() - 1);
+        while (int(out.size()) < count) {
+            const std::vector<int32_t> &t = texts[pick(r)];
+            if (t.empty()) continue;
+            std::vector<std::vector<int32_t>> ws = make_windows(t, config.window, config.stride, config.max_windows);
+            std::uniform_int_distribution<size_t> w(0, ws.size() - 1);
+            out.push_back(std::move(ws[w(r)]));
+        }
+        return out;
+    }
+
+    torch::Tensor mlm_loss_of(const std::vector<std::vector<int32_t>> &windows, std::mt19937_64 &r) {
+        std::vector<const std::vector<int32_t> *> ptrs;
+        for (const auto &w : windows) ptrs.push_back(&w);
+        WindowBatch b = to_batch(ptrs);
+        const torch::Tensor labels = mask_batch(b, r);
+        const torch::Tensor logits = encoder->mlm_logits(encoder->token_states(b.ids, b.pad));
+        return torch::nn::functional::cross_entropy(logits.view({-1, logits.size(-1)}), labels.view({-1}),
+                                                    torch::nn::functional::CrossEntropyFuncOptions().ignore_index(-100));
+    }
+
+    /// z of texts whose windows are given (grouped: owner[i] = text of window i), in training mode.
+    torch::Tensor pooled(const std::vector<std::vector<int32_t>> &windows, const std::vector<int64_t> &owner, int64_t texts) {
+        std::vector<const std::vector<int32_t> *> ptrs;
+        for (const auto &w : windows) ptrs.push_back(&w);
+        const WindowBatch b = to_batch(ptrs);
+        const torch::Tensor wv = encoder->window_vectors(b.ids, b.pad);  // [Nw, D]
+        const torch::Tensor idx = torch::from_blob(const_cast<int64_t *>(owner.data()), {int64_t(owner.size())}, torch::kInt64).clone();
+        const torch::Tensor sum = torch::zeros({texts, wv.size(1)}).index_add(0, idx, wv);
+        const torch::Tensor count = torch::zeros({texts}).index_add(0, idx, torch::ones({int64_t(owner.size())})).clamp_min(1);
+        return sum / count.unsqueeze(1);
+    }
+};
+
+EncoderTrainer::EncoderTrainer(const WorldConfig &config, int vocab_size) : impl_(std::make_unique<Impl>(config, vocab_size)) {}
+EncoderTrainer::~EncoderTrainer() = default;
+
+StageReport EncoderTrainer::train_mlm(const TokenTexts &texts, const std::string &checkpoint, const Log &log) {
+    Impl &m = *impl_;
+    StageReport report;
+    report.stage = "mlm";
+    if (texts.empty()) throw std::runtime_error("masked-token pretraining: no texts");
+    torch::optim::AdamW opt(m.encoder->parameters(), torch::optim::AdamWOptions(m.config.mlm_lr).weight_decay(0.01));
+    report.resumed_from = m.resume(checkpoint, opt);
+    m.encoder->train();
+    const double start = now_seconds();
+    double interval = 0;
+    int in_interval = 0;
+    std::mt19937_64 r(m.config.seed * 1000003 + uint64_t(report.resumed_from));
+    for (int step = report.resumed_from; step < m.config.mlm_steps; step++) {
+        // Linear warm-up over the first 5% of steps, then linear decay.
+        const double warm = std::max(1.0, 0.05 * m.config.mlm_steps);
+        const double scale = step < warm ? (step + 1) / warm : std::max(0.05, 1.0 - (step - warm) / (m.config.mlm_steps - warm + 1));
+        for (auto &group : opt.param_groups()) static_cast<torch::optim::AdamWOptions &>(group.options()).lr(m.config.mlm_lr * scale);
+        const torch::Tensor loss = m.mlm_loss_of(m.sample_windows(texts, m.config.mlm_batch, r), r);
+        opt.zero_grad();
+        loss.backward();
+        torch::nn::utils::clip_grad_norm_(m.encoder->parameters(), 1.0);
+        opt.step();
+        interval += loss.item<double>();
+        in_interval++;
+        report.steps++;
+        if (in_interval == kLogEvery || step + 1 == m.config.mlm_steps) {
+            const double mean = interval / in_interval;
+            if (report.first_loss == 0) report.first_loss = mean;
+            report.last_loss = mean;
+            char line[160];
+            std::snprintf(line, sizeof line, "  mlm step %d/%d: loss %.3f (%.1f s)", step + 1, m.config.mlm_steps, mean,
+                          now_seconds() - start);
+            log(line);
+            interval = 0;
+            in_interval = 0;
+        }
+        if ((step + 1) % std::max(1, m.config.checkpoint_every) == 0 || step + 1 == m.config.mlm_steps)
+            m.save_checkpoint(checkpoint, opt, step + 1);
+    }
+    report.seconds = now_seconds() - start;
+    return report;
+}
+
+StageReport EncoderTrainer::train_contrastive(const TokenTexts &texts, const std::vector<int> &group, const std::string &checkpoint,
+                                              const Log &log) {
+    Impl &m = *impl_;
+    StageReport report;
+    report.stage = "contrastive";
+    std::map<int, std::vector<size_t>> members;
+    for (size_t i = 0; i < texts.size() && i < group.size(); i++)
+        if (!texts[i].empty()) members[group[i]].push_back(i);
+    std::vector<int> groups;
+    for (const auto &[g, list] : members)
+        if (list.size() >= 2) groups.push_back(g);
+    if (groups.size() < 2) throw std::runtime_error("contrastive training needs two workloads with two states each");
+
+    torch::optim::AdamW opt(m.encoder->parameters(), torch::optim::AdamWOptions(m.config.contrastive_lr).weight_decay(0.01));
+    report.resumed_from = m.resume(checkpoint, opt);
+    m.encoder->train();
+    const double start = now_seconds();
+    double interval = 0;
+    int in_interval = 0;
+    std::mt19937_64 r(m.config.seed * 7919 + uint64_t(report.resumed_from));
+    const int K = std::min<int>(m.config.contrastive_workloads, int(groups.size()));
+    const int P = std::max(2, m.config.contrastive_per_workload);
+    for (int step = report.resumed_from; step < m.config.contrastive_steps; step++) {
+        std::vector<int> chosen = groups;
+        std::shuffle(chosen.begin(), chosen.end(), r);
+        chosen.resize(size_t(K));
+        std::vector<std::vector<int32_t>> windows;
+        std::vector<int64_t> owner, label;
+        int64_t n = 0;
+        for (int g : chosen) {
+            const std::vector<size_t> &list = members[g];
+            std::uniform_int_distribution<size_t> pick(0, list.size() - 1);
+            for (int p = 0; p < P; p++) {
+                std::vector<std::vector<int32_t>> ws = make_windows(texts[list[pick(r)]], m.config.window, m.config.stride, m.config.max_windows);
+                const size_t keep = std::min(ws.size(), size_t(std::max(1, m.config.contrastive_max_windows)));
+                std::uniform_int_distribution<size_t> from(0, ws.size() - keep);
+                const size_t first = from(r);
+                for (size_t w = first; w < first + keep; w++) {
+                    windows.push_back(std::move(ws[w]));
+                    owner.push_back(n);
+                }
+                label.push_back(g);
+                n++;
+            }
+        }
+        const torch::Tensor z = m.pooled(windows, owner, n);
+        const torch::Tensor p = m.encoder->project(z);                       // [n, P], unit rows
+        const torch::Tensor sim = torch::matmul(p, p.t()) / m.config.temperature;
+        const torch::Tensor labels = torch::from_blob(label.data(), {n}, torch::kInt64).clone();
+        const torch::Tensor self = torch::eye(n, torch::kBool);
+        const torch::Tensor positive = labels.unsqueeze(0).eq(labels.unsqueeze(1)).logical_and(self.logical_not());
+        const torch::Tensor logits = sim.masked_fill(self, -1e9);
+        const torch::Tensor log_prob = logits - torch::logsumexp(logits, 1, true);
+        const torch::Tensor pos = positive.to(torch::kFloat);
+        const torch::Tensor loss = -((log_prob * pos).sum(1) / pos.sum(1).clamp_min(1)).mean();
+        opt.zero_grad();
+        loss.backward();
+        torch::nn::utils::clip_grad_norm_(m.encoder->parameters(), 1.0);
+        opt.step();
+        interval += loss.item<double>();
+        in_interval++;
+        report.steps++;
+        if (in_interval == kLogEvery / 5 || step + 1 == m.config.contrastive_steps) {
+            const double mean = interval / in_interval;
+            if (report.first_loss == 0) report.first_loss = mean;
+            report.last_loss = mean;
+            char line[160];
+            std::snprintf(line, sizeof line, "  contrastive step %d/%d: loss %.3f (%.1f s)", step + 1,
+                          m.config.contrastive_steps, mean, now_seconds() - start);
+            log(line);
+            interval = 0;
+            in_interval = 0;
+        }
+        if ((step + 1) % std::max(1, m.config.checkpoint_every / 4) == 0 || step + 1 == m.config.contrastive_steps)
+            m.save_checkpoint(checkpoint, opt, step + 1);
+    }
+    report.seconds = now_seconds() - start;
+    return report;
+}
+
+std::vector<std::vector<float>> EncoderTrainer::encode(const TokenTexts &texts) const {
+    Impl &m = *impl_;
+    torch::NoGradGuard no_grad;
+    m.encoder->eval();
+    const int D = m.config.d_model;
+    std::vector<std::vector<float>> out(texts.size(), std::vector<float>(size_t(D), 0.0f));
+    std::vector<int> windows_of(texts.size(), 0);
+    std::vector<std::vector<int32_t>> pending;
+    std::vector<size_t> pending_owner;
+    auto flush = [&] {
+        if (pending.empty()) return;
+        std::vector<const std::vector<int32_t> *> ptrs;
+        for (const auto &w : pending) ptrs.push_back(&w);
+        const WindowBatch b = to_batch(ptrs);
+        const torch::Tensor wv = m.encoder->window_vectors(b.ids, b.pad).contiguous();
+        const float *data = wv.data_ptr<float>();
+        for (size_t i = 0; i < pending.size(); i++) {
+            std::vector<float> &z = out[pending_owner[i]];
+            for (int d = 0; d < D; d++) z[size_t(d)] += data[i * size_t(D) + size_t(d)];
+            windows_of[pending_owner[i]]++;
+        }
+        pending.clear();
+        pending_owner.clear();
+    };
+    for (size_t t = 0; t < texts.size(); t++) {
+        for (std::vector<int32_t> &w : make_windows(texts[t], m.config.window, m.config.stride, m.config.max_windows)) {
+            pending.push_back(std::move(w));
+            pending_owner.push_back(t);
+            if (int(pending.size()) >= kEncodeBatch) flush();
+        }
+    }
+    flush();
+    for (size_t t = 0; t < texts.size(); t++)
+        for (float &v : out[t]) v /= float(std::max(1, windows_of[t]));
+    return out;
+}
+
+double EncoderTrainer::mlm_loss(const TokenTexts &texts, int windows, uint64_t seed) const {
+    Impl &m = *impl_;
+    torch::NoGradGuard no_grad;
+    m.encoder->eval();
+    std::mt19937_64 r(seed);
+    return m.mlm_loss_of(m.sample_windows(texts, windows, r), r).item<double>();
+}
+
+void EncoderTrainer::save(const std::string &path) const { torch::save(impl_->encoder, path); }
+
+void EncoderTrainer::load(const std::string &path) {
+    if (!std::filesystem::exists(path)) throw std::runtime_error("encoder weights " + path + " not found");
+    try {
+        torch::load(impl_->encoder, path);
+    } catch (const std::exception &e) {
+        throw std::runtime_error("encoder weights " + path + " do not fit this configuration: " + std::string(e.what()).substr(0, 200));
+    }
+}
+
+}  // namespace worldtune

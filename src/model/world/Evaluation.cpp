@@ -1,0 +1,261 @@
+#include "model/world/Evaluation.h"
+
+#include "dataset/DatasetFile.h"
+#include "lower/StateText.h"
+#include "measure/Hardware.h"
+#include "measure/Timing.h"
+#include "model/StaticModel.h"
+#include "model/world/StateCorpus.h"
+#include "model/world/WorldModel.h"
+#include "search/SketchSampler.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <sstream>
+
+namespace worldtune {
+
+namespace {
+
+std::map<std::string, std::string> spec_fields(const std::string &canonical, std::string &op) {
+    std::map<std::string, std::string> fields;
+    const size_t colon = canonical.find(':');
+    op = canonical.substr(0, colon);
+    if (colon == std::string::npos) return fields;
+    std::stringstream in(canonical.substr(colon + 1));
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        const size_t eq = item.find('=');
+        if (eq != std::string::npos) fields[item.substr(0, eq)] = item.substr(eq + 1);
+    }
+    return fields;
+}
+
+/// True when two specs of one op differ in exactly one integer field, by one.
+bool divisibility_pair(const std::string &a, const std::string &b) {
+    std::string op_a, op_b;
+    const auto fa = spec_fields(a, op_a), fb = spec_fields(b, op_b);
+    if (op_a != op_b || fa.size() != fb.size()) return false;
+    int differing = 0;
+    bool by_one = false;
+    for (const auto &[k, v] : fa) {
+        auto it = fb.find(k);
+        if (it == fb.end()) return false;
+        if (it->second == v) continue;
+        differing++;
+        try {
+            by_one = std::llabs(std::stoll(v) - std::stoll(it->second)) == 1;
+        } catch (const std::exception &) {
+            return false;
+        }
+    }
+    return differing == 1 && by_one;
+}
+
+double distance(const std::vector<float> &a, const std::vector<float> &b) {
+    double s = 0;
+    for (size_t i = 0; i < a.size(); i++) s += double(a[i] - b[i]) * double(a[i] - b[i]);
+    return std::sqrt(s);
+}
+
+}  // namespace
+
+EvalReport evaluate_world_model(const EvalOptions &o, const std::function<void(const std::string &)> &log) {
+    const double t0 = now_seconds();
+    EvalReport report;
+    const Dataset dataset = load_dataset(o.dataset);
+    WorldModel world(o.bundle, WorldVariant::World, o.threads);
+    const WorldBundle &bundle = world.bundle();
+    const std::vector<std::pair<WorldVariant, std::string>> variants = {
+        {WorldVariant::Initial, "initial"}, {WorldVariant::Final, "final"}, {WorldVariant::Actions, "actions"}};
+    std::map<std::string, Ranker> rankers;
+    const int D = bundle.config.d_model;
+    rankers.emplace("world", Ranker::load(bundle.path("ranker_world.ubj"), "world", D));
+    rankers.emplace("initial", Ranker::load(bundle.path("ranker_initial.ubj"), "initial", D));
+    rankers.emplace("final", Ranker::load(bundle.path("ranker_final.ubj"), "final", D));
+    rankers.emplace("actions", Ranker::load(bundle.path("ranker_actions.ubj"), "actions", 0));
+    Rollout rollout(RolloutTables::load(bundle.path("transition.bin")), bundle.tokenizer);
+    TextCache texts(bundle.path("cache/texts.db"));
+
+    // The static model, trained on the train split.
+    CostModelParams sp;
+    sp.seed = o.seed;
+    sp.threads = o.threads;
+    StaticModel static_model(sp);
+    {
+        std::vector<MeasureResult> train;
+        std::mt19937_64 rng(o.seed);
+        for (const DatasetWorkload &w : dataset.workloads) {
+            if (w.split != SplitKind::Train) continue;
+            std::vector<size_t> order(w.trajectories.size());
+            for (size_t i = 0; i < order.size(); i++) order[i] = i;
+            std::shuffle(order.begin(), order.end(), rng);
+            if (o.static_per_workload > 0 && order.size() > size_t(o.static_per_workload)) order.resize(size_t(o.static_per_workload));
+            for (size_t i : order) {
+                const DatasetTrajectory &t = w.trajectories[i];
+                MeasureResult r;
+                r.spec = w.spec;
+                r.actions = t.actions;
+                r.error = t.error;
+                r.timing.median_s = t.latency_s;
+                train.push_back(std::move(r));
+            }
+        }
+        const double ts = now_seconds();
+        log("static model: training on " + std::to_string(train.size()) + " train-split trajectories (lowering each)");
+        static_model.update(train);
+        log("static model trained in " + std::to_string(int(now_seconds() - ts)) + " s");
+    }
+
+    std::map<std::string, RankingMetricsMean> means;
+    std::mt19937_64 rng(o.seed * 977);
+    std::uniform_real_distribution<double> unit(0, 1);
+    const nlohmann::json hw = dataset.hardware;
+    for (const DatasetWorkload &w : dataset.workloads) {
+        if (w.split != SplitKind::Test) continue;
+        std::vector<ActionList> actions;
+        std::vector<nlohmann::json> actions_json;
+        std::vector<double> latencies;
+        for (const DatasetTrajectory &t : w.trajectories) {
+            if (t.error != ErrorKind::None || t.latency_s <= 0) continue;
+            actions.push_back(actions_from_json(t.actions));
+            actions_json.push_back(t.actions);
+            latencies.push_back(t.latency_s);
+        }
+        if (actions.size() < 2) continue;
+        report.test_workloads++;
+        report.test_trajectories += int(actions.size());
+        const WorkloadSpec spec = WorkloadSpec::parse(w.spec);
+
+        // States: E(s_0) once; E(s_T) of the lowered finals for the static-encoding ablation.
+        const std::vector<float> z0 = world.encode_text(state_text(spec, {}));
+        std::vector<std::pair<std::string, nlohmann::json>> finals;
+        for (const nlohmann::json &a : actions_json) finals.emplace_back(w.spec, a);
+        const std::vector<std::vector<float>> zT = world.encode_texts(texts.texts(finals, o.threads));
+
+        std::map<std::string, std::vector<float>> rows;
+        std::vector<float> z;
+        for (size_t i = 0; i < actions.size(); i++) {
+            rollout.run(z0, actions[i], z);
+            for (const std::string v : {"world", "initial", "final", "actions"}) {
+                std::vector<float> &r = rows[v];
+                if (v == "world") r.insert(r.end(), z.begin(), z.end());
+                if (v == "initial") r.insert(r.end(), z0.begin(), z0.end());
+                if (v == "final") r.insert(r.end(), zT[i].begin(), zT[i].end());
+                append_action_stats(actions[i], r);
+                append_hardware(hw, r);
+            }
+        }
+        for (const auto &[v, r] : rows) means[v].add(latencies, rankers.at(v).predict(r, actions.size()));
+        static_model.set_task(spec);
+        means["static"].add(latencies, static_model.predict(actions));
+        std::vector<double> random_scores;
+        for (size_t i = 0; i < actions.size(); i++) random_scores.push_back(unit(rng));
+        means["random"].add(latencies, random_scores);
+    }
+    for (const auto &[name, m] : means) report.models[name] = m.mean();
+    log("evaluated " + std::to_string(report.test_workloads) + " test workloads, " + std::to_string(report.test_trajectories) + " trajectories");
+
+    // Divisibility noise: E(s_0) of every workload.
+    {
+        std::vector<std::string> specs, s0;
+        for (const DatasetWorkload &w : dataset.workloads) {
+            specs.push_back(w.spec);
+            try {
+                s0.push_back(state_text(WorkloadSpec::parse(w.spec), {}));
+            } catch (const std::exception &) {
+                s0.push_back("");
+            }
+        }
+        const std::vector<std::vector<float>> z = world.encode_texts(s0);
+        double pair_sum = 0, other_sum = 0;
+        int other = 0;
+        for (size_t a = 0; a < specs.size(); a++)
+            for (size_t b = a + 1; b < specs.size(); b++) {
+                std::string op_a, op_b;
+                spec_fields(specs[a], op_a);
+                spec_fields(specs[b], op_b);
+                if (op_a != op_b) continue;
+                const double d = distance(z[a], z[b]);
+                if (divisibility_pair(specs[a], specs[b])) {
+                    report.noise.pairs++;
+                    pair_sum += d;
+                    if (report.noise.examples.size() < 6) {
+                        char line[64];
+                        std::snprintf(line, sizeof line, ": %.3f", d);
+                        report.noise.examples.push_back("`" + specs[a] + "` | `" + specs[b] + "`" + line);
+                    }
+                } else {
+                    other_sum += d;
+                    other++;
+                }
+            }
+        report.noise.pair_distance = report.noise.pairs ? pair_sum / report.noise.pairs : 0;
+        report.noise.same_op_distance = other ? other_sum / other : 0;
+    }
+
+    // Scoring throughput, side by side on one population of a test workload.
+    for (const DatasetWorkload &w : dataset.workloads) {
+        if (w.split != SplitKind::Test) continue;
+        const WorkloadSpec spec = WorkloadSpec::parse(w.spec);
+        SketchSampler sampler(spec, SamplerParams{}, o.seed);
+        std::vector<ActionList> population;
+        for (int i = 0; i < o.throughput_candidates; i++) population.push_back(sampler.draw());
+        world.set_task(spec);
+        world.predict({population[0]});  // z_0 encoded once, as set_task does in a search
+        double t1 = now_seconds();
+        world.predict(population);
+        const double world_s = now_seconds() - t1;
+        StaticModel fresh(sp);
+        fresh.set_task(spec);
+        t1 = now_seconds();
+        fresh.predict(population);
+        const double static_s = now_seconds() - t1;
+        report.throughput = {w.spec, int(population.size()), population.size() / std::max(world_s, 1e-9),
+                             population.size() / std::max(static_s, 1e-9)};
+        break;
+    }
+    report.seconds = now_seconds() - t0;
+    return report;
+}
+
+std::string eval_markdown(const EvalReport &r, const EvalOptions &o, const std::string &command) {
+    std::ostringstream out;
+    char buf[256];
+    out << "Held-out test split: " << r.test_workloads << " workloads, " << r.test_trajectories
+        << " measured trajectories (successful ones; one ranking group per workload). Metrics are means over workloads.\n\n";
+    out << "| model | top-1 | top-5 | pairwise | NDCG@10 |\n|---|---:|---:|---:|---:|\n";
+    const std::vector<std::pair<std::string, std::string>> rows = {
+        {"world", "(a) world model: ranker on z^_T rolled out from E(s_0)"},
+        {"static", "(b) static-feature model (Ansor-like), same train split"},
+        {"random", "(c) random"},
+        {"initial", "(d) ranker on E(s_0) + action statistics (no transition)"},
+        {"final", "(e) ranker on E(s_T) of the lowered final state (static encoding)"},
+        {"actions", "(f) ranker on action statistics alone"}};
+    for (const auto &[key, label] : rows) {
+        auto it = r.models.find(key);
+        if (it == r.models.end()) continue;
+        std::snprintf(buf, sizeof buf, "| %s | %.3f | %.3f | %.3f | %.3f |\n", label.c_str(), it->second.top1, it->second.top5,
+                      it->second.pairwise, it->second.ndcg10);
+        out << buf;
+    }
+    out << "\nDivisibility noise: " << r.noise.pairs << " workload pairs differ only by one unit in one size. Mean latent distance ";
+    std::snprintf(buf, sizeof buf, "within a pair %.3f; between different workloads of the same op kind %.3f (ratio %.2f).\n",
+                  r.noise.pair_distance, r.noise.same_op_distance,
+                  r.noise.same_op_distance > 0 ? r.noise.pair_distance / r.noise.same_op_distance : 0.0);
+    out << buf;
+    for (const std::string &e : r.noise.examples) out << "- " << e << "\n";
+    std::snprintf(buf, sizeof buf,
+                  "\nScoring throughput on %d sampled candidates of `%s` (%d threads, side by side): world model %.0f candidates/s "
+                  "(rollout + ranker, no lowering), static model %.0f candidates/s (lowering + features + XGBoost): %.0fx.\n",
+                  r.throughput.candidates, r.throughput.spec.c_str(), o.threads, r.throughput.world_per_second,
+                  r.throughput.static_per_second,
+                  r.throughput.static_per_second > 0 ? r.throughput.world_per_second / r.throughput.static_per_second : 0.0);
+    out << buf;
+    out << "\nProduced by `" << command << "` in " << int(r.seconds) << " s on " << hardware_summary() << ".\n";
+    return out.str();
+}
+
+}  // namespace worldtune

@@ -1,0 +1,69 @@
+// The world model's networks in libtorch: the state encoder E(s) and the action-conditioned transition
+// F(z, a). Include only from the few .cpp files that train or run them (torch headers compile slowly).
+#pragma once
+
+#include "model/world/WorldConfig.h"
+
+#include <torch/torch.h>
+
+namespace worldtune {
+
+/// Mean of x [N, L, D] over L, counting only positions where keep [N, L] is true; a row with nothing kept
+/// gives zeros. The pooling of tokens within a window and of windows within a text.
+torch::Tensor masked_mean(const torch::Tensor &x, const torch::Tensor &keep);
+
+/// One pre-norm transformer encoder layer: x + attention(LN(x)), then x + FFN(LN(x)) with GELU.
+struct EncoderLayerImpl : torch::nn::Module {
+    EncoderLayerImpl(int d_model, int heads, int ffn, double dropout);
+    /// x [B, L, D]; pad [B, L] true where the token is padding (never attended to).
+    torch::Tensor forward(const torch::Tensor &x, const torch::Tensor &pad);
+
+    int heads;
+    torch::nn::LayerNorm ln1{nullptr}, ln2{nullptr};
+    torch::nn::Linear qkv{nullptr}, out{nullptr}, ff1{nullptr}, ff2{nullptr};
+    torch::nn::Dropout drop{nullptr};
+};
+TORCH_MODULE(EncoderLayer);
+
+/// E(s): token + position embeddings, pre-norm layers, final LayerNorm; a window's vector is the masked mean
+/// of its token states, a text's vector the masked mean of its windows' vectors. Heads: masked-token
+/// prediction (pretraining) and a projection for the contrastive loss.
+struct StateEncoderImpl : torch::nn::Module {
+    StateEncoderImpl(const WorldConfig &config, int vocab_size);
+    /// Token states [B, L, D] of windows ids [B, L] (int64), pad [B, L] (bool, true = padding).
+    torch::Tensor token_states(const torch::Tensor &ids, const torch::Tensor &pad);
+    /// One vector per window [B, D].
+    torch::Tensor window_vectors(const torch::Tensor &ids, const torch::Tensor &pad);
+    /// Logits over the vocabulary for every token [B, L, V].
+    torch::Tensor mlm_logits(const torch::Tensor &states);
+    /// The contrastive head, L2-normalized [N, P].
+    torch::Tensor project(const torch::Tensor &z);
+
+    torch::nn::Embedding tokens{nullptr}, positions{nullptr};
+    torch::nn::ModuleList layers{nullptr};
+    torch::nn::LayerNorm final_norm{nullptr};
+    torch::nn::Linear mlm_head{nullptr};
+    torch::nn::Linear proj1{nullptr}, proj2{nullptr};
+    int window;
+};
+TORCH_MODULE(StateEncoder);
+
+/// F(z, a): an action's tokens are embedded (token + position), mean-pooled and passed through an MLP that
+/// gives the hyperplane normal w_a (unit length), the translation d_a and a diagonal gate g_a; the step is
+///     p = z - (w_a . z) w_a,   z' = (1 + g_a) * p + d_a,
+/// TransH's projection-plus-translation with a per-dimension residual scaling (g_a starts near zero).
+struct TransitionImpl : torch::nn::Module {
+    TransitionImpl(const WorldConfig &config, int vocab_size);
+    /// Per-action parameters from action token ids [A, L] (int64) and pad [A, L]: w, d, g, each [A, D].
+    std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> action_params(const torch::Tensor &ids, const torch::Tensor &pad);
+    /// One step for a batch: z [B, D], and the batch's action parameters [B, D] each.
+    static torch::Tensor step(const torch::Tensor &z, const torch::Tensor &w, const torch::Tensor &d, const torch::Tensor &g);
+
+    torch::nn::Embedding tokens{nullptr}, positions{nullptr};
+    torch::nn::Linear hidden{nullptr}, to_w{nullptr}, to_d{nullptr}, to_g{nullptr};
+    double residual_scale;
+    int max_tokens;
+};
+TORCH_MODULE(Transition);
+
+}  // namespace worldtune

@@ -1,0 +1,87 @@
+// The world model's ranker: XGBoost with a ranking objective (WorldConfig::ranker_objective, default
+// rank:pairwise), one group per workload, over a candidate's feature row:
+//   [state vector (D floats: the predicted z^_T, or an ablation's vector), action statistics, hardware].
+// Action statistics: the count of each action kind (10), the sequence length, and the number of
+// parallel, vectorize and unroll annotations. Hardware: logical cores, vector lanes of float32, and
+// log2 of the L1d, L2 and L3 sizes (from hardware_json, so a model trained on one machine says so).
+//
+// Variants (what the state vector is) serve the ablations: "world" (z^_T from the transition), "initial"
+// (E(s_0): no transition), "final" (E(s_T) of the lowered final state: static encoding), "actions" (no
+// state vector). Labels are throughput normalized within the workload (failed candidates 0).
+// File: one JSON header line {"format": "worldtune-ranker", "version", "variant", "state_dim",
+// "feature_length"} and XGBoost's UBJSON model.
+#pragma once
+
+#include "schedule/Action.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace worldtune {
+
+constexpr int kActionStatFeatures = 14;
+constexpr int kHardwareFeatures = 5;
+
+/// Appends the action statistics of a candidate.
+void append_action_stats(const ActionList &actions, std::vector<float> &row);
+/// Appends the hardware features of a machine description (hardware_json()).
+void append_hardware(const nlohmann::json &hardware, std::vector<float> &row);
+
+/// Rows of candidates grouped by workload (each group contiguous), with labels.
+struct RankingData {
+    std::vector<float> rows;          ///< row-major, `width` floats each
+    std::vector<float> labels;        ///< normalized throughput
+    std::vector<unsigned> groups;     ///< sizes of the consecutive groups
+    int width = 0;
+    size_t size() const { return labels.size(); }
+    /// Appends one workload's candidates: rows (width floats each) and latencies (<= 0: failed).
+    void add_group(const std::vector<std::vector<float>> &group_rows, const std::vector<double> &latencies);
+};
+
+struct RankerParams {
+    std::string objective = "rank:pairwise";
+    int rounds = 300;
+    int depth = 6;
+    double eta = 0.1;
+    int threads = 2;
+    uint64_t seed = 1;
+};
+
+class Ranker {
+public:
+    static constexpr int kFileVersion = 1;
+
+    Ranker(std::string variant, int state_dim);
+    ~Ranker();
+    Ranker(Ranker &&) noexcept;
+    Ranker &operator=(Ranker &&) noexcept;
+
+    /// Trains on `train`; with validation data, keeps the round count with the best mean top-1 score
+    /// (checked every 25 rounds). Returns the rounds kept.
+    int train(const RankingData &train, const RankingData *val, const RankerParams &params);
+    /// Trains an online correction on top of `base` (its margins as base margin) for `rounds` rounds.
+    void train_on_top(const Ranker &base, const RankingData &data, const RankerParams &params);
+    /// Scores of rows (width floats each; higher = faster). With a base (train_on_top), includes its margin.
+    std::vector<double> predict(const std::vector<float> &rows, size_t count) const;
+
+    bool trained() const;
+    const std::string &variant() const { return variant_; }
+    int state_dim() const { return state_dim_; }
+    int width() const { return state_dim_ + kActionStatFeatures + kHardwareFeatures; }
+
+    void save(const std::string &path) const;
+    /// Throws std::runtime_error for a missing file, another format, version, variant or width.
+    static Ranker load(const std::string &path, const std::string &variant, int state_dim);
+
+private:
+    std::string variant_;
+    int state_dim_ = 0;
+    void *booster_ = nullptr;            ///< BoosterHandle
+    const Ranker *base_ = nullptr;       ///< for online corrections
+};
+
+}  // namespace worldtune

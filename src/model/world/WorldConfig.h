@@ -1,0 +1,75 @@
+// Every parameter of the world model, in one place: architecture, windows, and the training recipe of
+// each stage. It is saved in the model bundle (config.json) so that a bundle always runs with the
+// configuration it was trained with.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace worldtune {
+
+struct WorldConfig {
+    // Tokenizer.
+    int vocab_max = 2048;          ///< vocabulary size cap (specials, numbers and learned words)
+    int vocab_min_count = 2;       ///< a word seen fewer times in the corpus is <unk>
+
+    // Encoder E(s): a RoBERTa-style pre-norm transformer over windows of the token sequence.
+    int d_model = 128;             ///< width of token states and of z
+    int layers = 2;
+    int heads = 4;
+    int ffn = 512;                 ///< feed-forward width
+    int window = 128;              ///< tokens per window (the <cls> token included)
+    int stride = 96;               ///< tokens between window starts (window - stride tokens overlap)
+    int max_windows = 24;          ///< a longer text keeps its first max_windows windows
+    double dropout = 0.1;
+
+    // Masked-token pretraining.
+    double mask_rate = 0.15;       ///< share of tokens masked (80% <mask>, 10% random, 10% kept, as BERT)
+    int mlm_steps = 3000;
+    int mlm_batch = 32;            ///< windows per step
+    double mlm_lr = 5e-4;
+
+    // Contrastive training: states of one workload are positives, other workloads' negatives.
+    int contrastive_steps = 800;
+    int contrastive_workloads = 8; ///< workloads per batch
+    int contrastive_per_workload = 4;  ///< states per workload in a batch
+    int contrastive_max_windows = 6;   ///< windows of a state seen per step (a random run of them)
+    double temperature = 0.1;      ///< of the supervised contrastive (InfoNCE) loss
+    int projection = 64;           ///< width of the projection head the contrastive loss sees
+    double contrastive_lr = 2e-4;
+
+    // Transition z_t = F(z_{t-1}, a_t): TransH step (projection onto the action's hyperplane plus a
+    // translation) and a small gated residual correction.
+    int action_dim = 64;           ///< action token embedding width
+    int action_hidden = 256;       ///< hidden width of the action MLP
+    int action_max_tokens = 48;    ///< tokens kept of one serialized action
+    double residual_scale = 0.1;   ///< initial scale of the residual correction
+    int transition_epochs = 12;
+    int transition_batch = 32;     ///< trajectories per step
+    double transition_lr = 1e-3;
+    double margin = 0.5;           ///< of the ranking term (true state closer than negatives by this)
+    double margin_weight = 0.5;    ///< weight of the ranking term against state matching
+    int negatives = 4;             ///< negatives per trajectory, from other trajectories of the workload
+    int intermediate_trajectories = 2000;  ///< trajectories whose every intermediate state is encoded
+    int finals_per_workload = 0;   ///< successful trajectories per workload whose final state is encoded (0: all)
+    int checkpoint_every = 200;    ///< steps between checkpoints of the encoder stages
+
+    // Ranker: XGBoost LambdaRank-family objective, one group per workload.
+    std::string ranker_objective = "rank:pairwise";
+    int ranker_rounds = 300;
+    int ranker_depth = 6;
+    double ranker_eta = 0.1;
+    int online_rounds = 30;        ///< rounds of the online correction trained on a run's measurements
+    double online_eta = 0.3;       ///< its learning rate (the correction must outweigh the prior as data grows)
+
+    uint64_t seed = 1;
+    int threads = 2;
+
+    nlohmann::json to_json() const;
+    /// Missing keys keep their defaults; unknown keys are refused (a typo would otherwise pass silently).
+    static WorldConfig from_json(const nlohmann::json &j);
+};
+
+}  // namespace worldtune

@@ -1,0 +1,169 @@
+#include "model/world/WorldModel.h"
+
+#include "lower/StateText.h"
+#include "measure/Hardware.h"
+#include "model/world/EncoderTrainer.h"
+#include "model/world/Windows.h"
+
+#include <cmath>
+#include <limits>
+
+namespace worldtune {
+
+const char *world_variant_model_name(WorldVariant v) {
+    switch (v) {
+    case WorldVariant::World: return "world";
+    case WorldVariant::Initial: return "world-initial";
+    case WorldVariant::Final: return "world-final";
+    case WorldVariant::Actions: return "world-actions";
+    }
+    return "world";
+}
+
+const char *world_variant_ranker(WorldVariant v) {
+    switch (v) {
+    case WorldVariant::World: return "world";
+    case WorldVariant::Initial: return "initial";
+    case WorldVariant::Final: return "final";
+    case WorldVariant::Actions: return "actions";
+    }
+    return "world";
+}
+
+namespace {
+
+int state_dim_of(WorldVariant v, int d_model) { return v == WorldVariant::Actions ? 0 : d_model; }
+
+}  // namespace
+
+WorldModel::WorldModel(const std::string &bundle_dir, WorldVariant variant, int threads)
+    : bundle_(WorldBundle::open(bundle_dir)), variant_(variant), threads_(threads),
+      ranker_(world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model)),
+      online_(world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model)) {
+    try {
+        WorldConfig c = bundle_.config;
+        c.threads = threads;
+        encoder_ = std::make_unique<EncoderTrainer>(c, bundle_.tokenizer.vocab_size());
+        encoder_->load(bundle_.path("encoder.pt"));
+        rollout_ = std::make_unique<Rollout>(RolloutTables::load(bundle_.path("transition.bin")), bundle_.tokenizer);
+        ranker_ = Ranker::load(bundle_.path(std::string("ranker_") + world_variant_ranker(variant) + ".ubj"),
+                               world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model));
+    } catch (const BundleError &) {
+        throw;
+    } catch (const std::exception &e) {
+        throw BundleError(std::string("world model: ") + e.what());
+    }
+    hardware_ = hardware_json();
+}
+
+WorldModel::~WorldModel() = default;
+
+std::vector<float> WorldModel::encode_text(const std::string &text) const { return encode_texts({text})[0]; }
+
+std::vector<std::vector<float>> WorldModel::encode_texts(const std::vector<std::string> &texts) const {
+    TokenTexts ids;
+    for (const std::string &t : texts) ids.push_back(bundle_.tokenizer.encode(t));
+    return encoder_->encode(ids);
+}
+
+void WorldModel::set_task(const WorkloadSpec &spec) {
+    task_ = spec;
+    has_task_ = true;
+    const std::string key = spec.canonical();
+    auto it = z0_cache_.find(key);
+    if (it == z0_cache_.end()) it = z0_cache_.emplace(key, encode_text(state_text(spec, {}))).first;
+    z0_ = it->second;
+}
+
+std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candidates, std::vector<bool> *valid) {
+    if (!has_task_) throw std::logic_error("WorldModel: set_task() before scoring");
+    const int width = ranker_.width();
+    std::vector<float> rows;
+    rows.reserve(candidates.size() * size_t(width));
+    if (valid) valid->assign(candidates.size(), true);
+    std::vector<std::vector<float>> finals;
+    if (variant_ == WorldVariant::Final) {
+        std::vector<std::string> texts;
+        for (size_t i = 0; i < candidates.size(); i++) {
+            try {
+                texts.push_back(state_text(task_, candidates[i]));
+            } catch (const std::exception &) {
+                texts.push_back("");
+                if (valid) (*valid)[i] = false;
+            }
+        }
+        finals = encode_texts(texts);
+    }
+    std::vector<float> z;
+    for (size_t i = 0; i < candidates.size(); i++) {
+        switch (variant_) {
+        case WorldVariant::World:
+            rollout_->run(z0_, candidates[i], z);
+            rows.insert(rows.end(), z.begin(), z.end());
+            break;
+        case WorldVariant::Initial: rows.insert(rows.end(), z0_.begin(), z0_.end()); break;
+        case WorldVariant::Final: rows.insert(rows.end(), finals[i].begin(), finals[i].end()); break;
+        case WorldVariant::Actions: break;
+        }
+        append_action_stats(candidates[i], rows);
+        append_hardware(hardware_, rows);
+    }
+    return rows;
+}
+
+std::vector<double> WorldModel::predict(const std::vector<ActionList> &candidates) {
+    std::vector<bool> valid;
+    const std::vector<float> rows = feature_rows(candidates, &valid);
+    std::vector<double> scores = online_trained_ ? online_.predict(rows, candidates.size()) : ranker_.predict(rows, candidates.size());
+    for (size_t i = 0; i < scores.size(); i++)
+        if (!valid[i]) scores[i] = -std::numeric_limits<double>::infinity();
+    return scores;
+}
+
+void WorldModel::update(const std::vector<MeasureResult> &results) {
+    bool added = false;
+    for (const MeasureResult &r : results) {
+        if (r.error == ErrorKind::Schedule) continue;
+        try {
+            measured_[r.spec].emplace_back(actions_from_json(r.actions), r.ok() ? r.timing.median_s : 0.0);
+            added = true;
+        } catch (const std::exception &) {
+            continue;
+        }
+    }
+    if (!added) return;
+    // The online correction learns from every task measured in this run, one group per task.
+    RankingData data;
+    const WorkloadSpec current = task_;
+    const bool had_task = has_task_;
+    for (const auto &[spec, list] : measured_) {
+        int ok = 0;
+        for (const auto &entry : list) ok += entry.second > 0;
+        if (ok < 2) continue;
+        set_task(WorkloadSpec::parse(spec));
+        std::vector<ActionList> actions;
+        std::vector<double> latencies;
+        for (const auto &entry : list) {
+            actions.push_back(entry.first);
+            latencies.push_back(entry.second);
+        }
+        const std::vector<float> rows = feature_rows(actions);
+        std::vector<std::vector<float>> group;
+        for (size_t i = 0; i < actions.size(); i++)
+            group.emplace_back(rows.begin() + long(i * size_t(ranker_.width())), rows.begin() + long((i + 1) * size_t(ranker_.width())));
+        data.add_group(group, latencies);
+    }
+    if (had_task) set_task(current);
+    if (data.size() == 0) return;
+    RankerParams p;
+    p.objective = bundle_.config.ranker_objective;
+    p.rounds = bundle_.config.online_rounds;
+    p.depth = std::min(4, bundle_.config.ranker_depth);
+    p.eta = bundle_.config.online_eta;
+    p.threads = 1;
+    p.seed = bundle_.config.seed;
+    online_.train_on_top(ranker_, data, p);
+    online_trained_ = true;
+}
+
+}  // namespace worldtune

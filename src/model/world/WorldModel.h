@@ -1,0 +1,71 @@
+// The compiler world model as a cost model for the search (`worldtune tune --model world`).
+//
+// set_task lowers the workload's pre-schedule state s_0 once and encodes it, z_0 = E(s_0). predict rolls
+// each candidate's actions out from z_0 with the transition (plain C++, never lowering the candidate) and
+// scores the predicted terminal state z^_T, with the action statistics and hardware features, by the
+// shipped ranker. update learns online: an XGBoost correction trained on this run's measurements, with the
+// shipped ranker's scores as its base margin (encoder and transition stay frozen).
+//
+// Ablation variants use the same bundle: "world-initial" scores E(s_0) (no transition: only the action
+// statistics tell candidates apart), "world-final" lowers and encodes each candidate's real final state
+// E(s_T) (static encoding, the slow path), "world-actions" uses the action statistics alone.
+//
+// The bundle is a directory (see WorldBundle.h).
+#pragma once
+
+#include "model/CostModel.h"
+#include "model/world/Ranker.h"
+#include "model/world/Rollout.h"
+#include "model/world/WorldBundle.h"
+
+#include <map>
+#include <memory>
+
+namespace worldtune {
+
+class EncoderTrainer;
+
+enum class WorldVariant { World, Initial, Final, Actions };
+/// "world", "world-initial", "world-final", "world-actions".
+const char *world_variant_model_name(WorldVariant v);
+/// The ranker variant name inside the bundle: "world", "initial", "final", "actions".
+const char *world_variant_ranker(WorldVariant v);
+
+class WorldModel : public CostModel {
+public:
+    /// Loads the bundle; throws BundleError with one clear line when it is missing or incompatible.
+    WorldModel(const std::string &bundle_dir, WorldVariant variant = WorldVariant::World, int threads = 2);
+    ~WorldModel() override;
+
+    std::string name() const override { return world_variant_model_name(variant_); }
+    void set_task(const WorkloadSpec &spec) override;
+    std::vector<double> predict(const std::vector<ActionList> &candidates) override;
+    void update(const std::vector<MeasureResult> &results) override;
+
+    /// z = E(s) of a state text.
+    std::vector<float> encode_text(const std::string &text) const;
+    std::vector<std::vector<float>> encode_texts(const std::vector<std::string> &texts) const;
+    /// The ranker's feature rows of candidates of the current task (what predict scores).
+    std::vector<float> feature_rows(const std::vector<ActionList> &candidates, std::vector<bool> *valid = nullptr);
+    const WorldBundle &bundle() const { return bundle_; }
+    WorldVariant variant() const { return variant_; }
+
+private:
+    WorldBundle bundle_;
+    WorldVariant variant_;
+    int threads_;
+    std::unique_ptr<EncoderTrainer> encoder_;
+    std::unique_ptr<Rollout> rollout_;
+    Ranker ranker_;
+    Ranker online_;
+    bool online_trained_ = false;
+    WorkloadSpec task_;
+    bool has_task_ = false;
+    std::vector<float> z0_;
+    std::map<std::string, std::vector<float>> z0_cache_;
+    nlohmann::json hardware_;
+    /// This run's measurements per task: (actions, latency; <= 0 failed).
+    std::map<std::string, std::vector<std::pair<ActionList, double>>> measured_;
+};
+
+}  // namespace worldtune

@@ -1,0 +1,351 @@
+// The world model: tokenizer, windows and masked pooling, the plain-C++ rollout (an empty action list
+// returns z_0; the training path's rollout is compared with it inside the tiny recipe's ranker), a few training steps lower each loss, save/load round trips
+// give identical scores, and the whole recipe on a tiny dataset yields a bundle that scores candidates,
+// evaluates, and refuses a broken bundle with one clear line.
+#include "dataset/DatasetFile.h"
+#include "lower/StateText.h"
+#include "model/world/EncoderTrainer.h"
+#include "model/world/Nets.h"
+#include "model/world/Ranker.h"
+#include "model/world/Rollout.h"
+#include "model/world/Tokenizer.h"
+#include "model/world/Training.h"
+#include "model/world/TransitionTrainer.h"
+#include "model/world/Windows.h"
+#include "model/world/WorldModel.h"
+#include "search/SketchSampler.h"
+
+#include "TestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+using namespace worldtune;
+
+namespace {
+
+std::string temp_path(const std::string &name) {
+    const std::string path = ::testing::TempDir() + "worldtune_world_" + std::to_string(getpid()) + "_" + name;
+    std::filesystem::remove_all(path);
+    return path;
+}
+
+/// A configuration small enough to train in seconds.
+WorldConfig tiny_config() {
+    WorldConfig c;
+    c.d_model = 32;
+    c.layers = 1;
+    c.heads = 2;
+    c.ffn = 64;
+    c.window = 32;
+    c.stride = 24;
+    c.max_windows = 6;
+    c.dropout = 0.0;
+    c.mlm_steps = 40;
+    c.mlm_batch = 8;
+    c.contrastive_steps = 12;
+    c.contrastive_workloads = 3;
+    c.contrastive_per_workload = 2;
+    c.contrastive_max_windows = 2;
+    c.action_dim = 16;
+    c.action_hidden = 32;
+    c.transition_epochs = 3;
+    c.transition_batch = 8;
+    c.intermediate_trajectories = 6;
+    c.ranker_rounds = 20;
+    c.online_rounds = 20;
+    c.checkpoint_every = 20;
+    c.threads = 1;
+    return c;
+}
+
+const std::vector<std::string> kTinySpecs = {
+    "matmul:M=16,N=16,K=8",  "matmul:M=17,N=16,K=8",  "matmul:M=32,N=8,K=8", "softmax:M=8,N=16",
+    "softmax:M=9,N=16",      "dense:M=4,N=16,K=8",     "matmul:M=24,N=24,K=4", "softmax:M=12,N=8"};
+
+/// A dataset of sampled schedules with synthetic latencies (longer action lists run slower), six
+/// workloads in train, one in val, one in test.
+const std::string &tiny_dataset() {
+    static const std::string path = [] {
+        Dataset d;
+        d.created_at = "2026-01-01T00:00:00Z";
+        d.worldtune_version = "test";
+        d.hardware = {{"cpu_model", "Test CPU"}, {"logical_cores", 2}, {"isa", "avx2 fma"}};
+        for (size_t w = 0; w < kTinySpecs.size(); w++) {
+            DatasetWorkload wl;
+            wl.spec = WorkloadSpec::parse(kTinySpecs[w]).canonical();
+            wl.split = w < 6 ? SplitKind::Train : w == 6 ? SplitKind::Val : SplitKind::Test;
+            SketchSampler sampler(WorkloadSpec::parse(wl.spec), SamplerParams{}, 11 + w);
+            for (int i = 0; i < 6; i++) {
+                DatasetTrajectory t;
+                const ActionList actions = sampler.sample_valid();
+                t.actions = actions_to_json(actions);
+                t.latency_s = 1e-6 * double(5 + actions.size() + (i % 3));
+                t.min_s = t.latency_s;
+                t.gflops = 1;
+                wl.trajectories.push_back(std::move(t));
+            }
+            d.workloads.push_back(std::move(wl));
+        }
+        std::sort(d.workloads.begin(), d.workloads.end(), [](const auto &a, const auto &b) { return a.spec < b.spec; });
+        const std::string p = temp_path("tiny.jsonl");
+        write_dataset(d, p);
+        return p;
+    }();
+    return path;
+}
+
+/// The bundle trained from the tiny dataset (once per test process).
+const std::string &tiny_bundle() {
+    static const std::string dir = [] {
+        const std::string out = temp_path("bundle");
+        TrainOptions o;
+        o.dataset = tiny_dataset();
+        o.out = out;
+        o.config = tiny_config();
+        train_world_model(o, [](const std::string &line) { std::printf("%s\n", line.c_str()); });
+        return out;
+    }();
+    return dir;
+}
+
+}  // namespace
+
+TEST(WorldModel, TokenizerKeepsNumbersMeaningful) {
+    const std::vector<std::string> words = Tokenizer::lex("for (out.s0.x.x_1, 0, 1023) {\n  out[t137] = x16(0.500000f) <= b\n}");
+    const std::vector<std::string> expected = {"for", "(", "out.s0.x.x_1", ",", "0", ",", "1023", ")", "{", "out", "[",
+                                               "t137", "]", "=", "x16", "(", "0.500000f", ")", "<=", "b", "}"};
+    EXPECT_EQ(words, expected);
+    const Tokenizer t = Tokenizer::train({"for (out.s0.x, 0, 1024) { out[t1] = 2.0f }", "for (out.s0.y, 0, 1023) {}"}, 512, 1);
+    const std::vector<int32_t> a = t.encode("1023"), b = t.encode("1024");
+    ASSERT_EQ(a.size(), 5u);  // <n4> and four digits
+    ASSERT_EQ(b.size(), 5u);
+    EXPECT_EQ(t.word(a[0]), "<n4>");
+    int differ = 0;
+    for (size_t i = 0; i < a.size(); i++) differ += a[i] != b[i];
+    EXPECT_EQ(differ, 1) << "1023 and 1024 differ in their last digit only";
+    EXPECT_EQ(t.encode("17").size(), 1u);
+    // A name splits at dots and before trailing digits: out . s 0 . x
+    const std::vector<int32_t> name = t.encode("out.s0.x");
+    ASSERT_EQ(name.size(), 6u);
+    EXPECT_EQ(t.word(name[0]), "out");
+    EXPECT_EQ(t.word(name[1]), ".");
+    EXPECT_EQ(t.word(name[3]), "0");
+    EXPECT_EQ(t.encode("zzz_unseen_word")[0], Tokenizer::kUnk);
+
+    const std::string path = temp_path("tok.json");
+    t.save(path);
+    EXPECT_EQ(Tokenizer::load(path), t);
+    std::ofstream(path) << "{\"format\": \"something-else\"}";
+    EXPECT_THROW(Tokenizer::load(path), TokenizerError);
+    EXPECT_THROW(Tokenizer::load(temp_path("missing.json")), TokenizerError);
+}
+
+TEST(WorldModel, WindowsOverlapAndPoolingMasksPadding) {
+    std::vector<int32_t> ids(70);
+    for (int i = 0; i < 70; i++) ids[size_t(i)] = 100 + i;
+    const auto windows = make_windows(ids, 32, 24, 10);
+    ASSERT_EQ(windows.size(), 3u);  // starts 0, 24, 48; the last reaches the end
+    for (const auto &w : windows) EXPECT_EQ(w[0], Tokenizer::kCls);
+    EXPECT_EQ(windows[1][1], 124);
+    EXPECT_EQ(windows[2].back(), 169);
+    EXPECT_EQ(make_windows(ids, 32, 24, 2).size(), 2u);
+    EXPECT_EQ(make_windows({}, 32, 24, 4).size(), 1u);
+
+    // Padding never changes the pooled vector, whatever it holds.
+    torch::manual_seed(3);
+    const torch::Tensor x = torch::randn({2, 5, 4});
+    const torch::Tensor keep = torch::tensor({1, 1, 1, 0, 0, 1, 0, 0, 0, 0}, torch::kBool).view({2, 5});
+    const torch::Tensor pooled = masked_mean(x, keep);
+    torch::Tensor changed = x.clone();
+    changed.index_put_({0, 3}, 1000.0);
+    changed.index_put_({1, 4}, -1000.0);
+    EXPECT_TRUE(torch::allclose(masked_mean(changed, keep), pooled));
+    EXPECT_TRUE(torch::allclose(pooled[0], x[0].slice(0, 0, 3).mean(0)));
+    EXPECT_TRUE(torch::allclose(pooled[1], x[1][0]));
+    EXPECT_TRUE(torch::allclose(masked_mean(x, torch::zeros({2, 5}, torch::kBool)), torch::zeros({2, 4})));
+
+    // The encoder's pooled vector of a text does not depend on how its windows were padded in a batch.
+    WorldConfig c = tiny_config();
+    EncoderTrainer enc(c, 300);
+    std::vector<int32_t> short_text(10, 50), long_text(90, 60);
+    const auto alone = enc.encode({short_text});
+    const auto together = enc.encode({short_text, long_text});
+    for (int d = 0; d < c.d_model; d++) EXPECT_NEAR(alone[0][size_t(d)], together[0][size_t(d)], 1e-4);
+}
+
+TEST(WorldModel, RolloutOfNoActionIsZ0AndTablesRoundTrip) {
+    const Tokenizer tok = Tokenizer::train({"SP out x 16 auto\nAN out x_1 vectorize\nRE out x_1 y x_0\nCR acc"}, 256, 1);
+    WorldConfig c = tiny_config();
+    TransitionTrainer trainer(c, tok.vocab_size());
+    Rollout rollout(trainer.tables(), tok);
+    std::vector<float> z0(size_t(c.d_model));
+    for (int i = 0; i < c.d_model; i++) z0[size_t(i)] = std::sin(float(i));
+    std::vector<float> out;
+    rollout.run(z0, {}, out);
+    EXPECT_EQ(out, z0);
+
+    const Action a = Action::split("out", "x", {16});
+    const RolloutTables tables = trainer.tables();
+    const std::string path = temp_path("tables.bin");
+    tables.save(path);
+    Rollout reloaded(RolloutTables::load(path), tok);
+    std::vector<float> again;
+    reloaded.run(z0, {a, Action::annotate("out", "x_1", AnnotationKind::Vectorize)}, again);
+    std::vector<float> first;
+    rollout.run(z0, {a, Action::annotate("out", "x_1", AnnotationKind::Vectorize)}, first);
+    EXPECT_EQ(first, again);
+    EXPECT_NE(first, z0);
+    EXPECT_EQ(rollout.trajectory(z0, {a, a}).size(), 2u);
+
+    // The plain-C++ rollout and the torch rollout used in training agree.
+    const ActionList list = {a, Action::annotate("out", "x_1", AnnotationKind::Vectorize), Action::compute_root("acc")};
+    TrajectorySample sample;
+    for (const Action &x : list) sample.actions.push_back(action_ids(tok, x, c.action_max_tokens));
+    sample.states = {0, -1, -1, 0};
+    const std::vector<float> torch_final = trainer.predict_finals({sample}, {z0})[0];
+    rollout.run(z0, list, out);
+    ASSERT_EQ(out.size(), torch_final.size());
+    for (size_t i = 0; i < out.size(); i++) EXPECT_NEAR(out[i], torch_final[i], 1e-4) << i;
+    std::ofstream(path, std::ios::binary) << "garbage";
+    EXPECT_THROW(RolloutTables::load(path), std::runtime_error);
+}
+
+TEST(WorldModel, AFewStepsLowerTheLosses) {
+    // Masked-token pretraining on a tiny repetitive corpus.
+    std::vector<std::string> corpus;
+    for (int i = 0; i < 20; i++) corpus.push_back("for (out.s0.x, 0, " + std::to_string(8 + i) + ") { out[x] = a[x] * b[x] + c }");
+    const Tokenizer tok = Tokenizer::train(corpus, 256, 1);
+    TokenTexts texts;
+    for (const std::string &t : corpus) texts.push_back(tok.encode(t));
+    WorldConfig c = tiny_config();
+    c.mlm_steps = 60;
+    EncoderTrainer enc(c, tok.vocab_size());
+    const double before = enc.mlm_loss(texts, 64, 5);
+    const std::string checkpoint = temp_path("mlm.ckpt");
+    const StageReport r = enc.train_mlm(texts, checkpoint, [](const std::string &) {});
+    const double after = enc.mlm_loss(texts, 64, 5);
+    std::printf("mlm loss %.3f -> %.3f\n", before, after);
+    EXPECT_EQ(r.steps, 60);
+    EXPECT_LT(after, before * 0.8);
+
+    // Resuming a finished stage runs no step and restores the trained weights.
+    EncoderTrainer resumed(c, tok.vocab_size());
+    const StageReport again = resumed.train_mlm(texts, checkpoint, [](const std::string &) {});
+    EXPECT_EQ(again.steps, 0);
+    EXPECT_EQ(again.resumed_from, 60);
+    EXPECT_NEAR(resumed.mlm_loss(texts, 64, 5), after, 1e-6);
+    // Weights saved and loaded encode identically.
+    const std::string weights = temp_path("enc.pt");
+    enc.save(weights);
+    EncoderTrainer loaded(c, tok.vocab_size());
+    loaded.load(weights);
+    EXPECT_EQ(loaded.encode(texts), enc.encode(texts));
+
+    // Transition on synthetic trajectories: the state after an action is a fixed function of it.
+    std::vector<std::vector<float>> states;
+    std::vector<TrajectorySample> samples;
+    for (int s = 0; s < 24; s++) {
+        TrajectorySample t;
+        t.group = s % 3;
+        std::vector<float> z(size_t(c.d_model), 0.0f);
+        z[size_t(s % c.d_model)] = 1.0f;
+        t.states.push_back(int(states.size()));
+        states.push_back(z);
+        for (int k = 0; k < 3; k++) {
+            const int word = 4 + (s + k) % 5;
+            t.actions.push_back({word});
+            z[size_t(word)] += 0.5f;
+            t.states.push_back(k == 2 ? int(states.size()) : -1);
+            if (k == 2) states.push_back(z);
+        }
+        samples.push_back(std::move(t));
+    }
+    c.transition_epochs = 15;
+    c.transition_lr = 3e-3;
+    TransitionTrainer trainer(c, 16);
+    const TransitionQuality q0 = trainer.evaluate(samples, states);
+    const StageReport tr = trainer.train(samples, {}, states, [](const std::string &) {});
+    const TransitionQuality q1 = trainer.evaluate(samples, states);
+    std::printf("transition loss %.4f -> %.4f, final mse %.4f -> %.4f\n", tr.first_loss, tr.last_loss, q0.final_mse, q1.final_mse);
+    EXPECT_LT(tr.last_loss, tr.first_loss);
+    EXPECT_LT(q1.final_mse, q0.final_mse);
+}
+
+TEST(WorldModel, TinyRecipeGivesABundleThatScoresAndRoundTrips) {
+    const std::string &dir = tiny_bundle();
+    for (const char *f : {"manifest.json", "config.json", "tokenizer.json", "encoder.pt", "transition.pt", "transition.bin",
+                          "ranker_world.ubj", "ranker_initial.ubj", "ranker_final.ubj", "ranker_actions.ubj"})
+        EXPECT_TRUE(std::filesystem::exists(dir + "/" + f)) << f;
+
+    const WorkloadSpec spec = WorkloadSpec::parse("matmul:M=20,N=12,K=8");  // a workload the model never saw
+    SketchSampler sampler(spec, SamplerParams{}, 3);
+    std::vector<ActionList> candidates;
+    for (int i = 0; i < 12; i++) candidates.push_back(sampler.sample_valid());
+    WorldModel a(dir, WorldVariant::World, 1), b(dir, WorldVariant::World, 1);
+    a.set_task(spec);
+    b.set_task(spec);
+    const std::vector<double> sa = a.predict(candidates), sb = b.predict(candidates);
+    EXPECT_EQ(sa, sb) << "two loads of one bundle score alike";
+    for (double s : sa) EXPECT_TRUE(std::isfinite(s));
+
+    // Online update: a run's measurements change the scores toward what was measured.
+    std::vector<MeasureResult> measured;
+    for (size_t i = 0; i < 8; i++) {
+        MeasureResult r;
+        r.spec = spec.canonical();
+        r.actions = actions_to_json(candidates[i]);
+        r.timing.median_s = 1e-6 * double(1 + i);
+        measured.push_back(r);
+    }
+    a.update(measured);
+    const std::vector<double> updated = a.predict(candidates);
+    EXPECT_NE(updated, sa);
+    EXPECT_GT(updated[0], updated[7]) << "the measured-fastest candidate ranks above the measured-slowest";
+
+    for (WorldVariant v : {WorldVariant::Initial, WorldVariant::Final, WorldVariant::Actions}) {
+        WorldModel m(dir, v, 1);
+        m.set_task(spec);
+        const std::vector<double> s = m.predict(candidates);
+        ASSERT_EQ(s.size(), candidates.size());
+    }
+
+    // Resuming a complete bundle trains nothing and keeps its files.
+    const auto stamp = std::filesystem::last_write_time(dir + "/encoder.pt");
+    TrainOptions o;
+    o.dataset = tiny_dataset();
+    o.out = dir;
+    train_world_model(o, [](const std::string &) {});
+    EXPECT_EQ(std::filesystem::last_write_time(dir + "/encoder.pt"), stamp);
+}
+
+TEST(WorldModel, CommandsTrainEvalAndRefuseBrokenBundles) {
+    const std::string &dir = tiny_bundle();
+    std::string out;
+    ASSERT_EQ(test::run_worldtune("eval --bundle " + dir + " --dataset " + tiny_dataset() + " --threads 1", out), 0) << out;
+    EXPECT_NE(out.find("(a) world model"), std::string::npos) << out;
+    EXPECT_NE(out.find("(b) static-feature model"), std::string::npos) << out;
+    EXPECT_NE(out.find("Divisibility noise"), std::string::npos) << out;
+    EXPECT_NE(out.find("candidates/s"), std::string::npos) << out;
+
+    ASSERT_EQ(test::run_worldtune("tune matmul:M=16,N=12,K=8 --trials 3 --model world --bundle " + dir + " --db " +
+                                      temp_path("tune.db") + " --threads 1 --repeats 1 --quiet", out), 0) << out;
+    EXPECT_NE(out.find("model world"), std::string::npos) << out;
+
+    const std::string broken = temp_path("broken");
+    std::filesystem::copy(dir, broken, std::filesystem::copy_options::recursive);
+    std::filesystem::remove(broken + "/ranker_world.ubj");
+    EXPECT_EQ(test::run_worldtune("tune matmul:M=16,N=12,K=8 --trials 1 --model world --bundle " + broken, out), 1) << out;
+    EXPECT_EQ(test::count_lines(out), 1) << out;
+    EXPECT_NE(out.find("lacks ranker_world.ubj"), std::string::npos) << out;
+    std::ofstream(broken + "/manifest.json") << "{\"format\": \"worldtune-world-model\", \"version\": 99}";
+    EXPECT_EQ(test::run_worldtune("eval --bundle " + broken + " --dataset " + tiny_dataset(), out), 1) << out;
+    EXPECT_NE(out.find("bundle version 99"), std::string::npos) << out;
+    EXPECT_EQ(test::run_worldtune("train --dataset " + tiny_dataset() + " --out " + temp_path("x") + " --stage nonsense", out), 1) << out;
+    EXPECT_NE(out.find("unknown stage 'nonsense'"), std::string::npos) << out;
+}
