@@ -33,25 +33,29 @@ std::map<std::string, std::string> spec_fields(const std::string &canonical, std
     return fields;
 }
 
-/// True when two specs of one op differ in exactly one integer field, by one.
+/// True when two specs of one op differ only in integer sizes, each by one in the same direction (e.g.
+/// N=1024 vs N=1023, or H=W=56 vs H=W=55): the same program up to divisibility.
 bool divisibility_pair(const std::string &a, const std::string &b) {
     std::string op_a, op_b;
     const auto fa = spec_fields(a, op_a), fb = spec_fields(b, op_b);
     if (op_a != op_b || fa.size() != fb.size()) return false;
-    int differing = 0;
-    bool by_one = false;
+    int differing = 0, direction = 0;
     for (const auto &[k, v] : fa) {
         auto it = fb.find(k);
         if (it == fb.end()) return false;
         if (it->second == v) continue;
         differing++;
+        long long diff = 0;
         try {
-            by_one = std::llabs(std::stoll(v) - std::stoll(it->second)) == 1;
+            diff = std::stoll(v) - std::stoll(it->second);
         } catch (const std::exception &) {
             return false;
         }
+        if (diff != 1 && diff != -1) return false;
+        if (direction != 0 && diff != direction) return false;
+        direction = int(diff);
     }
-    return differing == 1 && by_one;
+    return differing >= 1;
 }
 
 double distance(const std::vector<float> &a, const std::vector<float> &b) {
@@ -194,6 +198,55 @@ EvalReport evaluate_world_model(const EvalOptions &o, const std::function<void(c
             }
         report.noise.pair_distance = report.noise.pairs ? pair_sum / report.noise.pairs : 0;
         report.noise.same_op_distance = other ? other_sum / other : 0;
+
+        // The same schedules applied to both workloads of a pair (where a non-dividing split adds boundary
+        // code to one text), against the same schedules applied to other workloads of the op.
+        std::mt19937_64 pick_rng(o.seed * 31);
+        double sp_sum = 0, so_sum = 0;
+        int sp_n = 0, so_n = 0;
+        auto text_or_empty = [](const std::string &spec, const nlohmann::json &actions) {
+            try {
+                return state_text(WorkloadSpec::parse(spec), actions_from_json(actions));
+            } catch (const std::exception &) {
+                return std::string();
+            }
+        };
+        for (size_t a = 0; a < specs.size(); a++)
+            for (size_t b = a + 1; b < specs.size(); b++) {
+                if (!divisibility_pair(specs[a], specs[b])) continue;
+                std::string op;
+                spec_fields(specs[a], op);
+                std::vector<size_t> others;
+                for (size_t c = 0; c < specs.size(); c++) {
+                    std::string op_c;
+                    spec_fields(specs[c], op_c);
+                    if (c != a && c != b && op_c == op && !divisibility_pair(specs[a], specs[c])) others.push_back(c);
+                }
+                std::shuffle(others.begin(), others.end(), pick_rng);
+                if (others.size() > 3) others.resize(3);
+                const DatasetWorkload &wa = dataset.workloads[a];
+                int used = 0;
+                for (const DatasetTrajectory &t : wa.trajectories) {
+                    if (used >= 3) break;
+                    if (t.error != ErrorKind::None) continue;
+                    const std::string ta = text_or_empty(specs[a], t.actions), tb = text_or_empty(specs[b], t.actions);
+                    if (ta.empty() || tb.empty()) continue;
+                    std::vector<std::string> batch = {ta, tb};
+                    for (size_t c : others) batch.push_back(text_or_empty(specs[c], t.actions));
+                    const std::vector<std::vector<float>> zs = world.encode_texts(batch);
+                    sp_sum += distance(zs[0], zs[1]);
+                    sp_n++;
+                    for (size_t k = 2; k < batch.size(); k++)
+                        if (!batch[k].empty()) {
+                            so_sum += distance(zs[0], zs[k]);
+                            so_n++;
+                        }
+                    used++;
+                }
+            }
+        report.noise.scheduled_pairs = sp_n;
+        report.noise.scheduled_pair_distance = sp_n ? sp_sum / sp_n : 0;
+        report.noise.scheduled_other_distance = so_n ? so_sum / so_n : 0;
     }
 
     // Scoring throughput, side by side on one population of a test workload.
@@ -247,6 +300,12 @@ std::string eval_markdown(const EvalReport &r, const EvalOptions &o, const std::
                   r.noise.same_op_distance > 0 ? r.noise.pair_distance / r.noise.same_op_distance : 0.0);
     out << buf;
     for (const std::string &e : r.noise.examples) out << "- " << e << "\n";
+    std::snprintf(buf, sizeof buf,
+                  "\nThe same schedules applied to both workloads of a pair (%d states; a non-dividing split adds boundary code "
+                  "to one text): mean distance %.3f, against %.3f for the same schedules on other workloads of the op (ratio %.2f).\n",
+                  r.noise.scheduled_pairs, r.noise.scheduled_pair_distance, r.noise.scheduled_other_distance,
+                  r.noise.scheduled_other_distance > 0 ? r.noise.scheduled_pair_distance / r.noise.scheduled_other_distance : 0.0);
+    out << buf;
     std::snprintf(buf, sizeof buf,
                   "\nScoring throughput on %d sampled candidates of `%s` (%d threads, side by side): world model %.0f candidates/s "
                   "(rollout + ranker, no lowering), static model %.0f candidates/s (lowering + features + XGBoost): %.0fx.\n",

@@ -35,6 +35,9 @@ struct NoiseReport {
     double pair_distance = 0;          ///< mean latent distance within a pair (of E(s_0))
     double same_op_distance = 0;       ///< mean distance between different workloads of the same op kinds
     std::vector<std::string> examples; ///< a few pairs, "a | b: distance"
+    int scheduled_pairs = 0;                 ///< (pair, schedule) states compared
+    double scheduled_pair_distance = 0;      ///< E(s_T) of one schedule on both workloads of a pair
+    double scheduled_other_distance = 0;     ///< E(s_T) of one schedule on a workload and on another of its op
 };
 
 struct ThroughputReport {
