@@ -155,8 +155,23 @@ TEST(ModelTest, InvalidStatesAreRefused) {
 
     StaticModel model;
     model.set_task(spec);
-    const std::vector<double> scores = model.predict({invalid, {}});
+    // Untrained, the model lowers nothing: every candidate gets a small random score.
+    std::vector<double> scores = model.predict({invalid, {}});
     ASSERT_EQ(scores.size(), 2u);
+    EXPECT_TRUE(std::isfinite(scores[0]) && std::isfinite(scores[1]));
+    // Trained, it lowers each candidate and refuses the invalid one.
+    std::vector<MeasureResult> measured;
+    const std::vector<ActionList> some = sample_valid(spec, 12, 3);
+    for (size_t i = 0; i < some.size(); i++) {
+        MeasureResult r;
+        r.spec = spec.canonical();
+        r.actions = actions_to_json(some[i]);
+        r.timing.median_s = 1e-4 * double(1 + i);
+        measured.push_back(r);
+    }
+    model.update(measured);
+    ASSERT_TRUE(model.trained());
+    scores = model.predict({invalid, {}});
     EXPECT_TRUE(std::isinf(scores[0]) && scores[0] < 0);
     EXPECT_TRUE(std::isfinite(scores[1]));
 }

@@ -31,8 +31,17 @@ struct CollectParams {
     double max_run_seconds = 0.2; ///< skip a workload whose candidates' median run is longer
     int min_runs_for_skip = 4;    ///< successful records needed before that median is trusted
     double hours = 0;             ///< stop (resumably) after this many hours; 0: no limit
-    TuneParams tune;              ///< batch size, sampler, evolution (tune.trials and tune.seed are set per run)
+    TuneParams tune = collection_tune_params();  ///< batch, sampler, evolution (trials and seed set per run)
     MeasureParams measure;
+
+    /// The search used for collection: the tuner's defaults with a population of 128 (half Ansor's): the
+    /// static model's evolution lowers every candidate it scores, and collection needs good schedules, not
+    /// the best one.
+    static TuneParams collection_tune_params() {
+        TuneParams t;
+        t.evolution.population = 128;
+        return t;
+    }
 };
 
 struct CollectSummary {

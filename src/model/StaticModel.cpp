@@ -146,15 +146,17 @@ std::vector<const FeatureRows *> StaticModel::features(const std::vector<ActionL
 }
 
 std::vector<double> StaticModel::predict(const std::vector<ActionList> &candidates) {
+    if (!has_task_) throw std::logic_error("StaticModel: set_task() before predict()");
+    if (!trained()) {
+        // Nothing learned yet: random scores, without lowering anyone (the search validates what it picks).
+        std::uniform_real_distribution<double> small(0, 1e-3);
+        std::vector<double> scores(candidates.size());
+        for (double &s : scores) s = small(rng_);
+        return scores;
+    }
     std::vector<bool> valid;
     const std::vector<const FeatureRows *> rows = features(candidates, &valid);
     std::vector<double> scores(candidates.size(), -std::numeric_limits<double>::infinity());
-    if (!trained()) {
-        std::uniform_real_distribution<double> small(0, 1e-3);
-        for (size_t i = 0; i < candidates.size(); i++)
-            if (valid[i]) scores[i] = small(rng_);
-        return scores;
-    }
     std::vector<const FeatureRows *> scorable;
     std::vector<size_t> where;
     for (size_t i = 0; i < candidates.size(); i++) {

@@ -14,7 +14,8 @@
 // with pairwise ranking reach 0.63-0.72 pairwise and 0.53-0.64 top-1 on the same split.
 //
 // Until it has trained (fewer than kMinTrainSamples successful measurements) the model scores candidates
-// with small random numbers. Invalid candidates (Halide refuses them) always get -infinity. Features are
+// with small random numbers, without lowering them. Once trained, invalid candidates (Halide refuses
+// them) get -infinity. Features are
 // cached per candidate (key: canonical spec + action-list JSON), so a candidate is lowered once.
 //
 // Model file format (save/load): one JSON header line {"format": "worldtune-static-model", "version",
