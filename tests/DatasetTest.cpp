@@ -14,6 +14,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -470,4 +471,27 @@ TEST(Dataset, CompressedFileRoundTrip) {
     // A truncated compressed file is refused, not half-read.
     write_text(gz, bytes.substr(0, bytes.size() / 2));
     EXPECT_THROW(load_dataset(gz), DatasetError);
+}
+
+// The dataset shipped in the repository loads in seconds, covers every op kind, records its hardware,
+// and its regenerated state texts match a sample of the stored hashes.
+TEST(Dataset, ShippedDatasetLoads) {
+    const std::string path = std::string(WORLDTUNE_SOURCE_DIR) + "/data/dataset.jsonl.gz";
+    const auto t0 = std::chrono::steady_clock::now();
+    const Dataset d = load_dataset(path);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("%s: %zu workloads, %lld trajectories, loaded in %.2f s\n", path.c_str(), d.workloads.size(),
+                (long long)d.trajectory_count(), seconds);
+    EXPECT_LT(seconds, 10.0);
+    EXPECT_GE(d.workloads.size(), 150u);
+    EXPECT_GE(d.trajectory_count(), 10000);
+    std::set<std::string> ops;
+    for (const DatasetWorkload &w : d.workloads) ops.insert(WorkloadSpec::parse(w.spec).op());
+    EXPECT_EQ(ops.size(), all_ops().size());
+    EXPECT_TRUE(d.hardware.contains("cpu_model"));
+    EXPECT_TRUE(d.hardware.contains("isa"));
+    for (SplitKind s : {SplitKind::Train, SplitKind::Val, SplitKind::Test}) EXPECT_GT(d.split_count(s), 0);
+    const TextCheck check = verify_texts(d, 10);
+    EXPECT_TRUE(check.ok()) << (check.problems.empty() ? "" : check.problems[0]);
+    EXPECT_EQ(check.checked, 10);
 }

@@ -349,3 +349,29 @@ TEST(WorldModel, CommandsTrainEvalAndRefuseBrokenBundles) {
     EXPECT_EQ(test::run_worldtune("train --dataset " + tiny_dataset() + " --out " + temp_path("x") + " --stage nonsense", out), 1) << out;
     EXPECT_NE(out.find("unknown stage 'nonsense'"), std::string::npos) << out;
 }
+
+// `worldtune bench` end to end on the tiny bundle: tunes each model and ablation, re-measures, writes the
+// report with its plots, and refuses a workload of the train split.
+TEST(WorldModel, BenchWritesTheReportAndPlots) {
+    const std::string &dir = tiny_bundle();
+    const std::string out = temp_path("bench_out");
+    const std::string common = "bench --dataset " + tiny_dataset() + " --bundle " + dir + " --db " + temp_path("bench.db") +
+                               " --out " + out + " --threads 1 --repeats 1 --min-time 0 --peers none --seeds 1 --rounds 1";
+    std::string text;
+    ASSERT_EQ(test::run_worldtune(common + " --specs matmul:M=20,N=12,K=8 --models world,static,random --ablations world-initial"
+                                           " --trials 4 --efficiency 8 --efficiency-count 1", text), 0) << text;
+    EXPECT_NE(text.find("world@4 vs static@4"), std::string::npos) << text;
+    EXPECT_NE(text.find("## Ablations"), std::string::npos) << text;
+    EXPECT_NE(text.find("## Sample efficiency"), std::string::npos) << text;
+    EXPECT_TRUE(std::filesystem::exists(out + "/report.md"));
+    for (const char *f : {"curves.dat", "speedups.dat", "efficiency.dat"}) EXPECT_TRUE(std::filesystem::exists(out + "/" + f)) << f;
+    if (std::system("which gnuplot > /dev/null 2>&1") == 0) EXPECT_TRUE(std::filesystem::exists(out + "/curves.png"));
+
+    // A workload of the train split is refused.
+    const Dataset d = load_dataset(tiny_dataset());
+    std::string train_spec;
+    for (const DatasetWorkload &w : d.workloads)
+        if (w.split == SplitKind::Train) train_spec = w.spec;
+    EXPECT_EQ(test::run_worldtune(common + " --specs " + train_spec, text), 1) << text;
+    EXPECT_NE(text.find("is in the dataset's train split"), std::string::npos) << text;
+}

@@ -36,5 +36,6 @@ void add_compare_command(CLI::App &app);
 void add_best_commands(CLI::App &app);
 void add_dataset_commands(CLI::App &app);
 void add_train_commands(CLI::App &app);
+void add_bench_command(CLI::App &app);
 
 }  // namespace worldtune::cli

@@ -4,6 +4,7 @@
 // comparison phase re-measures the best schedule found within each budget and runs every peer, in rounds,
 // under the same harness, thread count and machine state, so the numbers compared were taken together.
 #include "cli/Commands.h"
+#include "cli/TuningRuns.h"
 
 #include "baseline/Baseline.h"
 #include "measure/Hardware.h"
@@ -23,15 +24,6 @@
 namespace worldtune::cli {
 
 namespace {
-
-/// "median (min–max)" of GFLOP/s over latency samples.
-std::string gflops_cell(double flops, const std::vector<double> &latencies) {
-    if (latencies.empty()) return "err";
-    const auto [lo, hi] = std::minmax_element(latencies.begin(), latencies.end());
-    std::string cell = fixed(flops / median_of(latencies) / 1e9, 1);
-    if (latencies.size() > 1) cell += " (" + fixed(flops / *hi / 1e9, 0) + "–" + fixed(flops / *lo / 1e9, 0) + ")";
-    return cell;
-}
 
 /// One column of worldtune's side: a model at a trial budget.
 struct Column {
@@ -60,64 +52,22 @@ int count_of(const std::map<std::string, int> &counts, const std::string &key) {
 
 std::string source_of(const std::string &model, uint64_t seed) { return "compare:" + model + ":seed" + std::to_string(seed); }
 
-/// Tunes (model, seed) to `trials` records, resuming; returns that run's records in measuring order.
-std::vector<Record> tune_run(RecordStore &store, const WorkloadSpec &spec, const std::string &model_name, uint64_t seed,
-                             int trials, const MeasureParams &mp, WorkloadReport &report) {
-    const std::string source = source_of(model_name, seed);
-    std::vector<Record> mine;
-    std::vector<MeasureResult> known;
-    TuneParams tp;
-    tp.seed = seed;
-    CostModelParams cp;
-    cp.seed = seed;
-    cp.threads = mp.threads;
-    store.for_each([&](const Record &r) {
-        if (r.source != source) return;  // each run is independent: it sees only its own records
-        mine.push_back(r);
-        known.push_back(r.result);
-    }, spec.canonical());
-    if (int(mine.size()) < trials) {
-        std::unique_ptr<CostModel> model = make_cost_model(model_name, cp);
-        if (!known.empty()) model->update(known);
-        std::fprintf(stderr, "  %s seed %llu: %d trials to measure (%zu in the database)\n", model_name.c_str(),
-                     (unsigned long long)seed, trials - int(mine.size()), mine.size());
-        tp.trials = trials - int(mine.size());
-        Measurer measurer(mp);
-        Tuner tuner(spec, tp, measurer, model.get());
-        for (const Record &r : mine) tuner.mark_seen(actions_from_json(r.result.actions));
-        TuneSummary s = tuner.run([&](const MeasureResult &r, int) {
-            Record rec;
-            rec.id = store.add(r, source);
-            rec.result = r;
-            rec.source = source;
-            mine.push_back(rec);
-        });
-        const double wall = std::max(1e-9, s.wall_seconds);
-        report.seconds_per_trial[model_name].push_back(s.wall_seconds / std::max(1, s.measured));
-        report.search_share[model_name].push_back(s.propose_seconds / wall);
-        report.model_share[model_name].push_back(s.model_seconds / wall);
+/// Tunes (model, seed) to `trials` records, resuming; returns that run's records in measuring order and
+/// adds its overheads and counts to the report.
+std::vector<Record> run_and_count(RecordStore &store, const WorkloadSpec &spec, const std::string &model_name, uint64_t seed,
+                                  int trials, const MeasureParams &mp, const CostModelParams &cp, WorkloadReport &report) {
+    const TuningRun run = tune_run(store, spec, model_name, seed, trials, mp, source_of(model_name, seed), cp);
+    if (run.fresh) {
+        const double wall = std::max(1e-9, run.wall_seconds);
+        report.seconds_per_trial[model_name].push_back(run.wall_seconds / std::max(1, run.measured));
+        report.search_share[model_name].push_back(run.search_seconds / wall);
+        report.model_share[model_name].push_back(run.model_seconds / wall);
     }
-    for (const Record &r : mine) {
+    for (const Record &r : run.records) {
         report.trials[model_name]++;
         if (!r.result.ok()) report.failed[model_name]++;
     }
-    return mine;
-}
-
-/// The best correct schedule among the first `budget` records.
-std::optional<ActionList> best_within(const std::vector<Record> &run, int budget) {
-    std::optional<Record> best;
-    for (int i = 0; i < std::min<int>(budget, run.size()); i++)
-        if (run[i].result.ok() && (!best || run[i].result.timing.median_s < best->result.timing.median_s)) best = run[i];
-    if (!best) return std::nullopt;
-    return actions_from_json(best->result.actions);
-}
-
-double geomean(const std::vector<double> &v) {
-    if (v.empty()) return 0;
-    double s = 0;
-    for (double x : v) s += std::log(x);
-    return std::exp(s / v.size());
+    return run.records;
 }
 
 void write_report(const std::vector<WorkloadReport> &reports, const std::vector<Column> &columns,
@@ -187,7 +137,7 @@ void write_report(const std::vector<WorkloadReport> &reports, const std::vector<
 void add_compare_command(CLI::App &app) {
     struct Options {
         std::vector<std::string> specs;
-        std::string trials = "64", models = "random", peers, db = "compare.db", out;
+        std::string trials = "64", models = "random", peers, db = "compare.db", out, bundle;
         int seeds = 1, rounds = 1;
         MeasureParams measure;
         double peer_timeout = 900;
@@ -203,6 +153,7 @@ void add_compare_command(CLI::App &app) {
     cmd->add_option("--peer-timeout", opts->peer_timeout, "Seconds one peer may take (search + timing)")->capture_default_str();
     cmd->add_option("--db", opts->db, "Records database (tuning resumes from it)")->capture_default_str();
     cmd->add_option("--out", opts->out, "Markdown file to write (default: stdout only)");
+    cmd->add_option("--bundle", opts->bundle, "World-model bundle for the world* models (default: the shipped one)");
     add_measure_options(cmd, opts->measure);
     cmd->callback([opts] {
         std::vector<std::string> peers = opts->peers.empty() ? baseline_names() : split_list(opts->peers);
@@ -231,6 +182,8 @@ void add_compare_command(CLI::App &app) {
         std::vector<WorkloadSpec> specs;
         for (const std::string &s : opts->specs) specs.push_back(WorkloadSpec::parse(s));
         RecordStore store(opts->db);
+        CostModelParams model_params;
+        model_params.world_bundle = opts->bundle;
         BaselineParams bp;
         bp.threads = opts->measure.threads;
         bp.timing = opts->measure.timing;
@@ -245,7 +198,7 @@ void add_compare_command(CLI::App &app) {
             std::map<std::string, std::vector<ActionList>> bests;  // column -> one per seed
             for (const std::string &m : models)
                 for (int seed = 1; seed <= opts->seeds; seed++) {
-                    std::vector<Record> run = tune_run(store, spec, m, seed, budgets.back(), opts->measure, report);
+                    std::vector<Record> run = run_and_count(store, spec, m, seed, budgets.back(), opts->measure, model_params, report);
                     for (int b : budgets)
                         if (std::optional<ActionList> a = best_within(run, b)) bests[Column{m, b}.name()].push_back(*a);
                 }

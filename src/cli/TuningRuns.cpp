@@ -1,0 +1,90 @@
+#include "cli/TuningRuns.h"
+
+#include "cli/Commands.h"
+#include "measure/Timing.h"
+#include "search/Tuner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace worldtune::cli {
+
+TuningRun tune_run(RecordStore &store, const WorkloadSpec &spec, const std::string &model_name, uint64_t seed, int trials,
+                   const MeasureParams &mp, const std::string &source, const CostModelParams &model_params) {
+    TuningRun run;
+    std::vector<MeasureResult> known;
+    store.for_each([&](const Record &r) {
+        if (r.source != source) return;  // each run is independent: it sees only its own records
+        run.records.push_back(r);
+        known.push_back(r.result);
+    }, spec.canonical());
+    if (int(run.records.size()) >= trials) return run;
+
+    CostModelParams cp = model_params;
+    cp.seed = seed;
+    cp.threads = mp.threads;
+    std::unique_ptr<CostModel> model = make_cost_model(model_name, cp);
+    if (!known.empty()) {
+        model->set_task(spec);
+        model->update(known);
+    }
+    std::fprintf(stderr, "  %s seed %llu: %d trials to measure (%zu in the database)\n", model_name.c_str(),
+                 (unsigned long long)seed, trials - int(run.records.size()), run.records.size());
+    TuneParams tp;
+    tp.seed = seed;
+    tp.trials = trials - int(run.records.size());
+    Measurer measurer(mp);
+    Tuner tuner(spec, tp, measurer, model.get());
+    for (const Record &r : run.records) tuner.mark_seen(actions_from_json(r.result.actions));
+    const TuneSummary s = tuner.run([&](const MeasureResult &r, int) {
+        Record rec;
+        rec.id = store.add(r, source);
+        rec.result = r;
+        rec.source = source;
+        run.records.push_back(rec);
+    });
+    run.fresh = s.measured > 0;
+    run.measured = s.measured;
+    run.wall_seconds = s.wall_seconds;
+    run.search_seconds = s.propose_seconds;
+    run.model_seconds = s.model_seconds;
+    return run;
+}
+
+std::optional<ActionList> best_within(const std::vector<Record> &run, int budget) {
+    std::optional<Record> best;
+    for (int i = 0; i < std::min<int>(budget, int(run.size())); i++)
+        if (run[size_t(i)].result.ok() && (!best || run[size_t(i)].result.timing.median_s < best->result.timing.median_s))
+            best = run[size_t(i)];
+    if (!best) return std::nullopt;
+    return actions_from_json(best->result.actions);
+}
+
+std::vector<double> best_so_far(const std::vector<Record> &run, int budget) {
+    std::vector<double> curve;
+    double best = 0;
+    for (int i = 0; i < std::min<int>(budget, int(run.size())); i++) {
+        const MeasureResult &r = run[size_t(i)].result;
+        if (r.ok() && (best == 0 || r.timing.median_s < best)) best = r.timing.median_s;
+        curve.push_back(best);
+    }
+    return curve;
+}
+
+double geomean(const std::vector<double> &v) {
+    if (v.empty()) return 0;
+    double s = 0;
+    for (double x : v) s += std::log(x);
+    return std::exp(s / double(v.size()));
+}
+
+std::string gflops_cell(double flops, const std::vector<double> &latencies) {
+    if (latencies.empty()) return "err";
+    const auto [lo, hi] = std::minmax_element(latencies.begin(), latencies.end());
+    std::string cell = fixed(flops / median_of(latencies) / 1e9, 1);
+    if (latencies.size() > 1) cell += " (" + fixed(flops / *hi / 1e9, 0) + "–" + fixed(flops / *lo / 1e9, 0) + ")";
+    return cell;
+}
+
+}  // namespace worldtune::cli

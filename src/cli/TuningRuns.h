@@ -1,0 +1,39 @@
+// Helpers shared by `compare` and `bench`: one resumable tuning run per (workload, model, seed), the best
+// schedule within a budget, best-so-far curves, and the small statistics the reports print.
+#pragma once
+
+#include "measure/Measurer.h"
+#include "model/CostModel.h"
+#include "store/RecordStore.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace worldtune::cli {
+
+/// One tuning run's records and, for the part measured now, its timing.
+struct TuningRun {
+    std::vector<Record> records;  ///< the run's records in measuring order (resumed ones first)
+    bool fresh = false;           ///< whether this call measured anything
+    double wall_seconds = 0;      ///< of the fresh part
+    double search_seconds = 0;    ///< sampling, evolution, validation, model scoring and training
+    double model_seconds = 0;     ///< model scoring and training
+    int measured = 0;             ///< fresh trials
+};
+
+/// Tunes (spec, model, seed) until the run has `trials` records under `source`, resuming from the
+/// database (a run sees only its own records; its model first learns from them).
+TuningRun tune_run(RecordStore &store, const WorkloadSpec &spec, const std::string &model, uint64_t seed, int trials,
+                   const MeasureParams &measure, const std::string &source, const CostModelParams &model_params);
+
+/// The best correct schedule among the first `budget` records.
+std::optional<ActionList> best_within(const std::vector<Record> &run, int budget);
+/// Best latency after each of the first `budget` trials (0 until one succeeded).
+std::vector<double> best_so_far(const std::vector<Record> &run, int budget);
+
+double geomean(const std::vector<double> &values);
+/// "median (min–max)" of GFLOP/s over latency samples; "err" when empty.
+std::string gflops_cell(double flops, const std::vector<double> &latencies);
+
+}  // namespace worldtune::cli
