@@ -67,6 +67,43 @@ void write_checkpoint_meta(const std::string &path, int step) {
     std::filesystem::rename(tmp, path + ".json");
 }
 
+/// One optimizer step on `loss`, then the stage's bookkeeping: mean loss per logging interval (every
+/// `log_every` steps and at the last), first and last interval means in the report.
+class StepLog {
+public:
+    StepLog(const char *stage, int total, int log_every, const Log &log, StageReport &report)
+        : stage_(stage), total_(total), log_every_(std::max(1, log_every)), log_(log), report_(report), start_(now_seconds()) {}
+
+    template <typename Optimizer>
+    void step(torch::Tensor loss, Optimizer &opt, torch::nn::Module &net, int step) {
+        opt.zero_grad();
+        loss.backward();
+        torch::nn::utils::clip_grad_norm_(net.parameters(), 1.0);
+        opt.step();
+        sum_ += loss.item<double>();
+        count_++;
+        report_.steps++;
+        if (count_ < log_every_ && step + 1 != total_) return;
+        const double mean = sum_ / count_;
+        if (report_.first_loss == 0) report_.first_loss = mean;
+        report_.last_loss = mean;
+        char line[160];
+        std::snprintf(line, sizeof line, "  %s step %d/%d: loss %.3f (%.1f s)", stage_, step + 1, total_, mean, seconds());
+        log_(line);
+        sum_ = 0;
+        count_ = 0;
+    }
+    double seconds() const { return now_seconds() - start_; }
+
+private:
+    const char *stage_;
+    int total_, log_every_;
+    const Log &log_;
+    StageReport &report_;
+    double start_, sum_ = 0;
+    int count_ = 0;
+};
+
 }  // namespace
 
 struct EncoderTrainer::Impl {
@@ -177,38 +214,18 @@ StageReport EncoderTrainer::train_mlm(const TokenTexts &texts, const std::string
     torch::optim::AdamW opt(m.encoder->parameters(), torch::optim::AdamWOptions(m.config.mlm_lr).weight_decay(0.01));
     report.resumed_from = m.resume(checkpoint, opt);
     m.encoder->train();
-    const double start = now_seconds();
-    double interval = 0;
-    int in_interval = 0;
+    StepLog steps("mlm", m.config.mlm_steps, kLogEvery, log, report);
     std::mt19937_64 r(m.config.seed * 1000003 + uint64_t(report.resumed_from));
     for (int step = report.resumed_from; step < m.config.mlm_steps; step++) {
         // Linear warm-up over the first 5% of steps, then linear decay.
         const double warm = std::max(1.0, 0.05 * m.config.mlm_steps);
         const double scale = step < warm ? (step + 1) / warm : std::max(0.05, 1.0 - (step - warm) / (m.config.mlm_steps - warm + 1));
         for (auto &group : opt.param_groups()) static_cast<torch::optim::AdamWOptions &>(group.options()).lr(m.config.mlm_lr * scale);
-        const torch::Tensor loss = m.mlm_loss_of(m.sample_windows(texts, m.config.mlm_batch, r), r);
-        opt.zero_grad();
-        loss.backward();
-        torch::nn::utils::clip_grad_norm_(m.encoder->parameters(), 1.0);
-        opt.step();
-        interval += loss.item<double>();
-        in_interval++;
-        report.steps++;
-        if (in_interval == kLogEvery || step + 1 == m.config.mlm_steps) {
-            const double mean = interval / in_interval;
-            if (report.first_loss == 0) report.first_loss = mean;
-            report.last_loss = mean;
-            char line[160];
-            std::snprintf(line, sizeof line, "  mlm step %d/%d: loss %.3f (%.1f s)", step + 1, m.config.mlm_steps, mean,
-                          now_seconds() - start);
-            log(line);
-            interval = 0;
-            in_interval = 0;
-        }
+        steps.step(m.mlm_loss_of(m.sample_windows(texts, m.config.mlm_batch, r), r), opt, *m.encoder, step);
         if ((step + 1) % std::max(1, m.config.checkpoint_every) == 0 || step + 1 == m.config.mlm_steps)
             m.save_checkpoint(checkpoint, opt, step + 1);
     }
-    report.seconds = now_seconds() - start;
+    report.seconds = steps.seconds();
     return report;
 }
 
@@ -228,9 +245,7 @@ StageReport EncoderTrainer::train_contrastive(const TokenTexts &texts, const std
     torch::optim::AdamW opt(m.encoder->parameters(), torch::optim::AdamWOptions(m.config.contrastive_lr).weight_decay(0.01));
     report.resumed_from = m.resume(checkpoint, opt);
     m.encoder->train();
-    const double start = now_seconds();
-    double interval = 0;
-    int in_interval = 0;
+    StepLog steps("contrastive", m.config.contrastive_steps, kLogEvery / 5, log, report);
     std::mt19937_64 r(m.config.seed * 7919 + uint64_t(report.resumed_from));
     const int K = std::min<int>(m.config.contrastive_workloads, int(groups.size()));
     const int P = std::max(2, m.config.contrastive_per_workload);
@@ -266,29 +281,11 @@ StageReport EncoderTrainer::train_contrastive(const TokenTexts &texts, const std
         const torch::Tensor logits = sim.masked_fill(self, -1e9);
         const torch::Tensor log_prob = logits - torch::logsumexp(logits, 1, true);
         const torch::Tensor pos = positive.to(torch::kFloat);
-        const torch::Tensor loss = -((log_prob * pos).sum(1) / pos.sum(1).clamp_min(1)).mean();
-        opt.zero_grad();
-        loss.backward();
-        torch::nn::utils::clip_grad_norm_(m.encoder->parameters(), 1.0);
-        opt.step();
-        interval += loss.item<double>();
-        in_interval++;
-        report.steps++;
-        if (in_interval == kLogEvery / 5 || step + 1 == m.config.contrastive_steps) {
-            const double mean = interval / in_interval;
-            if (report.first_loss == 0) report.first_loss = mean;
-            report.last_loss = mean;
-            char line[160];
-            std::snprintf(line, sizeof line, "  contrastive step %d/%d: loss %.3f (%.1f s)", step + 1,
-                          m.config.contrastive_steps, mean, now_seconds() - start);
-            log(line);
-            interval = 0;
-            in_interval = 0;
-        }
+        steps.step(-((log_prob * pos).sum(1) / pos.sum(1).clamp_min(1)).mean(), opt, *m.encoder, step);
         if ((step + 1) % std::max(1, m.config.checkpoint_every / 4) == 0 || step + 1 == m.config.contrastive_steps)
             m.save_checkpoint(checkpoint, opt, step + 1);
     }
-    report.seconds = now_seconds() - start;
+    report.seconds = steps.seconds();
     return report;
 }
 
