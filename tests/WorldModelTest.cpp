@@ -359,13 +359,21 @@ TEST(WorldModel, BenchWritesTheReportAndPlots) {
                                " --out " + out + " --threads 1 --repeats 1 --min-time 0 --peers none --seeds 1 --rounds 1";
     std::string text;
     ASSERT_EQ(test::run_worldtune(common + " --specs matmul:M=20,N=12,K=8 --models world,static,random --ablations world-initial"
-                                           " --trials 4 --efficiency 8 --efficiency-count 1", text), 0) << text;
+                                           " --trials 4 --efficiency 8 --efficiency-count 1 --networks none", text), 0) << text;
     EXPECT_NE(text.find("world@4 vs static@4"), std::string::npos) << text;
     EXPECT_NE(text.find("## Ablations"), std::string::npos) << text;
     EXPECT_NE(text.find("## Sample efficiency"), std::string::npos) << text;
     EXPECT_TRUE(std::filesystem::exists(out + "/report.md"));
     for (const char *f : {"curves.dat", "speedups.dat", "efficiency.dat"}) EXPECT_TRUE(std::filesystem::exists(out + "/" + f)) << f;
     if (std::system("which gnuplot > /dev/null 2>&1") == 0) EXPECT_TRUE(std::filesystem::exists(out + "/curves.png"));
+
+    // The end-to-end estimate of a network: every subgraph tuned (resuming), beside libtorch.
+    ASSERT_EQ(test::run_worldtune(common + " --specs matmul:M=20,N=12,K=8 --models world --ablations none --trials 1"
+                                           " --networks bert_base --network-trials 1", text), 0) << text;
+    EXPECT_NE(text.find("## End-to-end network estimate"), std::string::npos) << text;
+    EXPECT_NE(text.find("| bert_base | 8 / 8 |"), std::string::npos) << text;
+    EXPECT_EQ(test::run_worldtune(common + " --specs matmul:M=20,N=12,K=8 --networks nonet", text), 1) << text;
+    EXPECT_NE(text.find("unknown network 'nonet'"), std::string::npos) << text;
 
     // A workload of the train split is refused.
     const Dataset d = load_dataset(tiny_dataset());

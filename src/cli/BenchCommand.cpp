@@ -5,9 +5,12 @@
 //      static model goes on to --efficiency trials (sample efficiency: 10x the budget).
 //   3. Comparison phase: each run's best schedule within its budget is re-measured in --rounds rounds
 //      (shuffled order), beside every peer, with the same harness and thread count.
-//   4. Report: report.md (tables, ratios, geometric means, wall times, the command), curves.png (best
+//   4. Networks: every subgraph of each --networks preset tuned by the lead model (--network-trials, seed
+//      1), re-measured beside libtorch; the end-to-end estimate Σ occurrences × latency (BenchNetworks.h).
+//   5. Report: report.md (tables, ratios, geometric means, wall times, the command), curves.png (best
 //      latency vs trials per model), speedups.png (world over static per workload), efficiency.png, and
 //      the gnuplot data and scripts that drew them.
+#include "cli/BenchNetworks.h"
 #include "cli/Commands.h"
 #include "cli/TuningRuns.h"
 
@@ -37,6 +40,8 @@ struct BenchOptions {
     std::string dataset, out = "results", db = "bench.db", bundle, peers;
     std::vector<std::string> specs;
     std::string models = "world,static,random", ablations = "world-initial,world-final";
+    std::string networks = "resnet50,mobilenet_v2,bert_base,gpt2";
+    int network_trials = 64;
     int count = 12, trials = 64, efficiency = 640, efficiency_count = 3, seeds = 3, rounds = 3;
     uint64_t seed = 1;
     double peer_timeout = 900;
@@ -118,6 +123,8 @@ void add_bench_command(CLI::App &app) {
     cmd->add_option("--efficiency-count", o->efficiency_count, "Workloads in that subset (0: none)")->capture_default_str();
     cmd->add_option("--seeds", o->seeds, "Seeds per run")->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--rounds", o->rounds, "Comparison rounds")->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--networks", o->networks, "Presets whose end-to-end latency is estimated ('none' for none)")->capture_default_str();
+    cmd->add_option("--network-trials", o->network_trials, "Trials per subgraph for the network estimate")->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--peers", o->peers, "Comma-separated peers (default: all; 'none')");
     cmd->add_option("--peer-timeout", o->peer_timeout, "Seconds one peer may take")->capture_default_str();
     cmd->add_option("--db", o->db, "Records database (the bench resumes from it)")->capture_default_str();
@@ -154,6 +161,11 @@ void add_bench_command(CLI::App &app) {
             if (std::find(known.begin(), known.end(), m) == known.end()) throw CommandError("unknown model '" + m + "'");
         for (const std::string &m : ablations)
             if (std::find(known.begin(), known.end(), m) == known.end()) throw CommandError("unknown ablation '" + m + "'");
+        const std::vector<std::string> networks = o->networks == "none" ? std::vector<std::string>{} : split_list(o->networks);
+        for (const std::string &n : networks) {
+            const auto &names = preset_names();
+            if (std::find(names.begin(), names.end(), n) == names.end()) throw CommandError("unknown network '" + n + "'");
+        }
         std::vector<std::string> peers = o->peers.empty() ? baseline_names() : split_list(o->peers);
         if (o->peers == "none") peers.clear();
         std::vector<std::string> all_models = models;
@@ -219,6 +231,17 @@ void add_bench_command(CLI::App &app) {
             }
             results.push_back(std::move(res));
         }
+
+        NetworkBenchParams np;
+        np.model = lead;
+        np.trials = o->network_trials;
+        np.rounds = o->rounds;
+        np.measure = o->measure;
+        np.baseline = bp;
+        np.model_params = model_params;
+        np.source = source_of;
+        std::vector<NetworkEstimate> estimates;
+        for (const std::string &n : networks) estimates.push_back(estimate_network(store, n, np));
 
         // ---- Report ----
         const std::string T = std::to_string(o->trials);
@@ -300,6 +323,8 @@ void add_bench_command(CLI::App &app) {
             }
             md << "\n";
         }
+
+        if (!estimates.empty()) md << network_report(estimates, np);
 
         // Wall time of tuning and the cost model's share (fresh runs of this invocation).
         md << "## Tuning time\n\n| model | trials measured now | wall s per trial | cost-model share |\n|---|---:|---:|---:|\n";
@@ -399,7 +424,8 @@ void add_bench_command(CLI::App &app) {
         else command << " --count " << o->count;
         command << " --models " << o->models << " --ablations " << o->ablations << " --trials " << o->trials << " --efficiency "
                 << o->efficiency << " --efficiency-count " << o->efficiency_count << " --seeds " << o->seeds << " --rounds "
-                << o->rounds << " --threads " << o->measure.threads << " --seed " << o->seed;
+                << o->rounds << " --networks " << o->networks << " --network-trials " << o->network_trials << " --threads "
+                << o->measure.threads << " --seed " << o->seed;
         if (!o->peers.empty()) command << " --peers " << o->peers;
         md << "Produced by `" << command.str() << "` (" << fixed((now_seconds() - start) / 60, 1) << " min in this invocation).\n";
         std::ofstream report(dir + "/report.md");

@@ -32,10 +32,10 @@ struct WorldConfig {
     double mlm_lr = 5e-4;
 
     // Contrastive training: states of one workload are positives, other workloads' negatives.
-    int contrastive_steps = 800;
+    int contrastive_steps = 600;
     int contrastive_workloads = 8; ///< workloads per batch
     int contrastive_per_workload = 4;  ///< states per workload in a batch
-    int contrastive_max_windows = 6;   ///< windows of a state seen per step (a random run of them)
+    int contrastive_max_windows = 4;   ///< windows of a state seen per step (a random run of them)
     double temperature = 0.1;      ///< of the supervised contrastive (InfoNCE) loss
     int projection = 64;           ///< width of the projection head the contrastive loss sees
     double contrastive_lr = 2e-4;

@@ -1,0 +1,54 @@
+// The end-to-end part of `worldtune bench`: a network's estimated latency is the sum over its distinct
+// subgraphs of occurrences × latency. worldtune's estimate tunes every subgraph with one model for a
+// fixed budget (one seed) and re-measures each best schedule; libtorch runs the same subgraphs beside it,
+// in the same rounds, with the same harness and thread count.
+#pragma once
+
+#include "baseline/Baseline.h"
+#include "measure/Measurer.h"
+#include "model/CostModel.h"
+#include "store/RecordStore.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace worldtune::cli {
+
+struct SubgraphEstimate {
+    std::string spec;
+    int count = 0;                      ///< occurrences in the network
+    std::vector<double> tuned;          ///< re-measured latencies of the tuned schedule (s)
+    std::vector<double> libtorch;       ///< libtorch's latencies (s); empty when it cannot run the subgraph
+    std::string libtorch_note;          ///< why libtorch has no number ("" when it has one)
+};
+
+struct NetworkEstimate {
+    std::string network;
+    std::vector<SubgraphEstimate> subgraphs;
+    double tuning_wall_seconds = 0;     ///< spent measuring fresh trials in this invocation
+
+    /// Σ count × median latency over the subgraphs with a number for `which` ("tuned" or "libtorch");
+    /// `both_only` keeps only the subgraphs that both have, so the two sums compare like for like.
+    double total(bool libtorch, bool both_only) const;
+    int covered(bool libtorch) const;
+};
+
+struct NetworkBenchParams {
+    std::string model = "world";         ///< model that tunes every subgraph
+    int trials = 64;                     ///< per subgraph
+    int rounds = 3;                      ///< re-measurement rounds (tuned schedule and libtorch each round)
+    MeasureParams measure;
+    BaselineParams baseline;
+    CostModelParams model_params;
+    /// Records source of a (model, seed) run: runs shared with the per-workload bench resume, not repeat.
+    std::function<std::string(const std::string &, uint64_t)> source;
+};
+
+/// Tunes (resuming from the database), re-measures and runs libtorch for every subgraph of `network`.
+NetworkEstimate estimate_network(RecordStore &store, const std::string &network, const NetworkBenchParams &params);
+
+/// The report section: per network, worldtune's and libtorch's estimates and their ratio.
+std::string network_report(const std::vector<NetworkEstimate> &estimates, const NetworkBenchParams &params);
+
+}  // namespace worldtune::cli
