@@ -21,6 +21,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -212,6 +213,12 @@ TEST(WorldModel, RolloutOfNoActionIsZ0AndTablesRoundTrip) {
     rollout.run(z0, list, out);
     ASSERT_EQ(out.size(), torch_final.size());
     for (size_t i = 0; i < out.size(); i++) EXPECT_NEAR(out[i], torch_final[i], 1e-4) << i;
+    // ... and so do their performance probes: the world ranker's features are z_T and the probe's score.
+    std::vector<float> features;
+    rollout.features(z0, list, features);
+    ASSERT_EQ(int(features.size()), rollout.feature_dim());
+    EXPECT_NEAR(features.back(), trainer.probe_scores({torch_final})[0], 1e-4);
+    EXPECT_EQ(std::vector<float>(features.begin(), features.end() - 1), out);
     std::ofstream(path, std::ios::binary) << "garbage";
     EXPECT_THROW(RolloutTables::load(path), std::runtime_error);
 }
@@ -382,4 +389,21 @@ TEST(WorldModel, BenchWritesTheReportAndPlots) {
         if (w.split == SplitKind::Train) train_spec = w.spec;
     EXPECT_EQ(test::run_worldtune(common + " --specs " + train_spec, text), 1) << text;
     EXPECT_NE(text.find("is in the dataset's train split"), std::string::npos) << text;
+}
+
+// The shipped bundle (models/world) opens and ranks candidates of an unseen workload without lowering
+// them: finite, deterministic scores that are not all equal.
+TEST(WorldModel, ShippedBundleRanksCandidates) {
+    const std::string dir = std::string(WORLDTUNE_SOURCE_DIR) + "/models/world";
+    WorldModel model(dir, WorldVariant::World, 2);
+    const WorkloadSpec spec = WorkloadSpec::parse("matmul:M=96,N=80,K=72");
+    SketchSampler sampler(spec, SamplerParams{}, 3);
+    std::vector<ActionList> candidates;
+    for (int i = 0; i < 64; i++) candidates.push_back(sampler.draw());
+    model.set_task(spec);
+    const std::vector<double> scores = model.predict(candidates);
+    ASSERT_EQ(scores.size(), candidates.size());
+    for (double s : scores) EXPECT_TRUE(std::isfinite(s));
+    EXPECT_GT(*std::max_element(scores.begin(), scores.end()), *std::min_element(scores.begin(), scores.end()));
+    EXPECT_EQ(model.predict(candidates), scores);
 }

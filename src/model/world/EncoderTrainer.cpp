@@ -22,6 +22,7 @@ namespace {
 
 constexpr int kLogEvery = 50;        ///< steps between progress lines
 constexpr int kEncodeBatch = 64;     ///< windows per forward pass when encoding
+constexpr size_t kEncodeProgressEvery = 5000;  ///< texts between progress lines when encoding
 
 /// A batch of windows as tensors: ids [B, L] int64 padded with <pad>, pad [B, L] bool.
 struct WindowBatch {
@@ -289,7 +290,8 @@ StageReport EncoderTrainer::train_contrastive(const TokenTexts &texts, const std
     return report;
 }
 
-std::vector<std::vector<float>> EncoderTrainer::encode(const TokenTexts &texts) const {
+std::vector<std::vector<float>> EncoderTrainer::encode(const TokenTexts &texts,
+                                                       const std::function<void(size_t, size_t)> &progress) const {
     Impl &m = *impl_;
     torch::NoGradGuard no_grad;
     m.encoder->eval();
@@ -319,6 +321,7 @@ std::vector<std::vector<float>> EncoderTrainer::encode(const TokenTexts &texts) 
             pending_owner.push_back(t);
             if (int(pending.size()) >= kEncodeBatch) flush();
         }
+        if (progress && (t + 1) % kEncodeProgressEvery == 0) progress(t + 1, texts.size());
     }
     flush();
     for (size_t t = 0; t < texts.size(); t++)

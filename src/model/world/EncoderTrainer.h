@@ -43,8 +43,10 @@ public:
     /// Contrastive training; group[i] is the workload of texts[i] (texts of workloads with one state are skipped).
     StageReport train_contrastive(const TokenTexts &texts, const std::vector<int> &group, const std::string &checkpoint,
                                   const Log &log);
-    /// z = E(s) for each text (eval mode, no gradients), each of config.d_model floats.
-    std::vector<std::vector<float>> encode(const TokenTexts &texts) const;
+    /// z = E(s) for each text (eval mode, no gradients), each of config.d_model floats. `progress(done,
+    /// total)` is called every few thousand texts when given.
+    std::vector<std::vector<float>> encode(const TokenTexts &texts,
+                                           const std::function<void(size_t, size_t)> &progress = nullptr) const;
     /// The masked-token loss of a fixed sample of windows (eval mode), for tests and reports.
     double mlm_loss(const TokenTexts &texts, int windows, uint64_t seed) const;
 

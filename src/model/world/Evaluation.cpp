@@ -76,7 +76,7 @@ EvalReport evaluate_world_model(const EvalOptions &o, const std::function<void(c
         {WorldVariant::Initial, "initial"}, {WorldVariant::Final, "final"}, {WorldVariant::Actions, "actions"}};
     std::map<std::string, Ranker> rankers;
     const int D = bundle.config.d_model;
-    rankers.emplace("world", Ranker::load(bundle.path("ranker_world.ubj"), "world", D));
+    rankers.emplace("world", Ranker::load(bundle.path("ranker_world.ubj"), "world", ranker_state_dim("world", D)));
     rankers.emplace("initial", Ranker::load(bundle.path("ranker_initial.ubj"), "initial", D));
     rankers.emplace("final", Ranker::load(bundle.path("ranker_final.ubj"), "final", D));
     rankers.emplace("actions", Ranker::load(bundle.path("ranker_actions.ubj"), "actions", 0));
@@ -142,7 +142,7 @@ EvalReport evaluate_world_model(const EvalOptions &o, const std::function<void(c
         std::map<std::string, std::vector<float>> rows;
         std::vector<float> z;
         for (size_t i = 0; i < actions.size(); i++) {
-            rollout.run(z0, actions[i], z);
+            rollout.features(z0, actions[i], z);
             for (const std::string v : {"world", "initial", "final", "actions"}) {
                 std::vector<float> &r = rows[v];
                 if (v == "world") r.insert(r.end(), z.begin(), z.end());
@@ -261,10 +261,10 @@ EvalReport evaluate_world_model(const EvalOptions &o, const std::function<void(c
         double t1 = now_seconds();
         world.predict(population);
         const double world_s = now_seconds() - t1;
-        StaticModel fresh(sp);
-        fresh.set_task(spec);
+        // The trained model: an untrained one returns random scores without lowering anything.
+        static_model.set_task(spec);
         t1 = now_seconds();
-        fresh.predict(population);
+        static_model.predict(population);
         const double static_s = now_seconds() - t1;
         report.throughput = {w.spec, int(population.size()), population.size() / std::max(world_s, 1e-9),
                              population.size() / std::max(static_s, 1e-9)};

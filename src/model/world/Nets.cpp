@@ -76,6 +76,8 @@ TransitionImpl::TransitionImpl(const WorldConfig &c, int vocab_size)
     to_w = register_module("to_w", torch::nn::Linear(c.action_hidden, c.d_model));
     to_d = register_module("to_d", torch::nn::Linear(c.action_hidden, c.d_model));
     to_g = register_module("to_g", torch::nn::Linear(c.action_hidden, c.d_model));
+    perf_hidden = register_module("perf_hidden", torch::nn::Linear(c.d_model, c.perf_hidden));
+    perf_out = register_module("perf_out", torch::nn::Linear(c.perf_hidden, 1));
     torch::nn::init::normal_(tokens->weight, 0.0, 0.1);
     torch::nn::init::normal_(positions->weight, 0.0, 0.1);
     torch::nn::init::zeros_(to_g->weight);
@@ -94,6 +96,10 @@ std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> TransitionImpl::action_p
     const torch::Tensor d = to_d->forward(h);
     const torch::Tensor g = residual_scale * torch::tanh(to_g->forward(h));
     return {w, d, g};
+}
+
+torch::Tensor TransitionImpl::perf(const torch::Tensor &z) {
+    return perf_out->forward(torch::gelu(perf_hidden->forward(z))).squeeze(-1);
 }
 
 torch::Tensor TransitionImpl::step(const torch::Tensor &z, const torch::Tensor &w, const torch::Tensor &d, const torch::Tensor &g) {

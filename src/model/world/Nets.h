@@ -58,9 +58,12 @@ struct TransitionImpl : torch::nn::Module {
     std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> action_params(const torch::Tensor &ids, const torch::Tensor &pad);
     /// One step for a batch: z [B, D], and the batch's action parameters [B, D] each.
     static torch::Tensor step(const torch::Tensor &z, const torch::Tensor &w, const torch::Tensor &d, const torch::Tensor &g);
+    /// The performance probe's score of states z [B, D]: [B] (higher = faster).
+    torch::Tensor perf(const torch::Tensor &z);
 
     torch::nn::Embedding tokens{nullptr}, positions{nullptr};
     torch::nn::Linear hidden{nullptr}, to_w{nullptr}, to_d{nullptr}, to_g{nullptr};
+    torch::nn::Linear perf_hidden{nullptr}, perf_out{nullptr};
     double residual_scale;
     int max_tokens;
 };

@@ -1,6 +1,7 @@
 // The world model's ranker: XGBoost with a ranking objective (WorldConfig::ranker_objective, default
 // rank:pairwise), one group per workload, over a candidate's feature row:
-//   [state vector (D floats: the predicted z^_T, or an ablation's vector), action statistics, hardware].
+//   [state vector (the predicted z^_T and its probe score, or an ablation's vector), action statistics,
+//    hardware].
 // Action statistics: the count of each action kind (10), the sequence length, and the number of
 // parallel, vectorize and unroll annotations. Hardware: logical cores, vector lanes of float32, and
 // log2 of the L1d, L2 and L3 sizes (from hardware_json, so a model trained on one machine says so).
@@ -25,6 +26,12 @@ namespace worldtune {
 
 constexpr int kActionStatFeatures = 14;
 constexpr int kHardwareFeatures = 5;
+
+/// Width of a variant's state vector: D, plus the performance probe's score for "world" (the probe is
+/// trained on the rollout, see WorldConfig::perf_weight), none for "actions".
+inline int ranker_state_dim(const std::string &variant, int d_model) {
+    return variant == "actions" ? 0 : variant == "world" ? d_model + 1 : d_model;
+}
 
 /// Appends the action statistics of a candidate.
 void append_action_stats(const ActionList &actions, std::vector<float> &row);

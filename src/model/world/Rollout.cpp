@@ -10,7 +10,7 @@ namespace worldtune {
 
 namespace {
 
-constexpr char kMagic[8] = {'W', 'T', 'R', 'O', 'L', 'L', '0', '1'};
+constexpr char kMagic[8] = {'W', 'T', 'R', 'O', 'L', 'L', '0', '2'};  ///< 02: with the performance probe
 
 void write_vector(std::ofstream &out, const std::vector<float> &v) {
     const uint64_t n = v.size();
@@ -45,10 +45,11 @@ void affine(const std::vector<float> &W, const std::vector<float> &b, const floa
 void RolloutTables::save(const std::string &path) const {
     std::ofstream out(path, std::ios::binary);
     out.write(kMagic, sizeof kMagic);
-    const int32_t header[5] = {d_model, action_dim, action_hidden, max_tokens, vocab};
+    const int32_t header[6] = {d_model, action_dim, action_hidden, max_tokens, vocab, perf_hidden};
     out.write(reinterpret_cast<const char *>(header), sizeof header);
     out.write(reinterpret_cast<const char *>(&residual_scale), sizeof residual_scale);
-    for (const std::vector<float> *v : {&tokens, &positions, &hidden_w, &hidden_b, &w_w, &w_b, &d_w, &d_b, &g_w, &g_b})
+    for (const std::vector<float> *v : {&tokens, &positions, &hidden_w, &hidden_b, &w_w, &w_b, &d_w, &d_b, &g_w, &g_b,
+                                        &perf_hidden_w, &perf_hidden_b, &perf_out_w, &perf_out_b})
         write_vector(out, *v);
     if (!out) throw std::runtime_error("transition tables: cannot write " + path);
 }
@@ -59,13 +60,13 @@ RolloutTables RolloutTables::load(const std::string &path) {
     char magic[8];
     in.read(magic, sizeof magic);
     if (!in || std::string(magic, 8) != std::string(kMagic, 8))
-        throw std::runtime_error("transition tables " + path + ": not a worldtune transition file");
-    int32_t h[5];
+        throw std::runtime_error("transition tables " + path + ": not a worldtune transition file of this version");
+    int32_t h[6];
     in.read(reinterpret_cast<char *>(h), sizeof h);
     RolloutTables t;
-    t.d_model = h[0], t.action_dim = h[1], t.action_hidden = h[2], t.max_tokens = h[3], t.vocab = h[4];
+    t.d_model = h[0], t.action_dim = h[1], t.action_hidden = h[2], t.max_tokens = h[3], t.vocab = h[4], t.perf_hidden = h[5];
     in.read(reinterpret_cast<char *>(&t.residual_scale), sizeof t.residual_scale);
-    if (!in || t.d_model <= 0 || t.action_dim <= 0 || t.action_hidden <= 0 || t.max_tokens <= 0 || t.vocab <= 0)
+    if (!in || t.d_model <= 0 || t.action_dim <= 0 || t.action_hidden <= 0 || t.max_tokens <= 0 || t.vocab <= 0 || t.perf_hidden <= 0)
         throw std::runtime_error("transition tables " + path + ": bad header");
     const uint64_t D = uint64_t(t.d_model), A = uint64_t(t.action_dim), H = uint64_t(t.action_hidden);
     t.tokens = read_vector(in, uint64_t(t.vocab) * A, path);
@@ -78,6 +79,11 @@ RolloutTables RolloutTables::load(const std::string &path) {
     t.d_b = read_vector(in, D, path);
     t.g_w = read_vector(in, D * H, path);
     t.g_b = read_vector(in, D, path);
+    const uint64_t P = uint64_t(t.perf_hidden);
+    t.perf_hidden_w = read_vector(in, P * D, path);
+    t.perf_hidden_b = read_vector(in, P, path);
+    t.perf_out_w = read_vector(in, P, path);
+    t.perf_out_b = read_vector(in, 1, path);
     return t;
 }
 
@@ -87,6 +93,7 @@ Rollout::Rollout(RolloutTables tables, const Tokenizer &tokenizer) : tables_(std
                                  " words, the tokenizer has " + std::to_string(tokenizer_.vocab_size()));
     e_.resize(size_t(tables_.action_dim));
     h_.resize(size_t(tables_.action_hidden));
+    p_.resize(size_t(tables_.perf_hidden));
 }
 
 const Rollout::Params &Rollout::params_of(const Action &action) {
@@ -130,6 +137,20 @@ void Rollout::step(const Params &p, std::vector<float> &z) const {
 void Rollout::run(const std::vector<float> &z0, const ActionList &actions, std::vector<float> &out) {
     out.assign(z0.begin(), z0.end());
     for (const Action &a : actions) step(params_of(a), out);
+}
+
+float Rollout::probe(const std::vector<float> &z) {
+    affine(tables_.perf_hidden_w, tables_.perf_hidden_b, z.data(), tables_.d_model, tables_.perf_hidden, p_.data());
+    for (float &v : p_) v = gelu(v);
+    float score = 0;
+    affine(tables_.perf_out_w, tables_.perf_out_b, p_.data(), tables_.perf_hidden, 1, &score);
+    return score;
+}
+
+void Rollout::features(const std::vector<float> &z0, const ActionList &actions, std::vector<float> &out) {
+    run(z0, actions, out);
+    const float score = probe(out);
+    out.push_back(score);
 }
 
 std::vector<std::vector<float>> Rollout::trajectory(const std::vector<float> &z0, const ActionList &actions) {

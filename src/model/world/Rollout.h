@@ -22,6 +22,9 @@ struct RolloutTables {
     std::vector<float> tokens, positions;            ///< [vocab, A], [max_tokens, A]
     std::vector<float> hidden_w, hidden_b;           ///< [H, A], [H]
     std::vector<float> w_w, w_b, d_w, d_b, g_w, g_b; ///< [D, H], [D] each
+    int perf_hidden = 0;                             ///< P
+    std::vector<float> perf_hidden_w, perf_hidden_b; ///< [P, D], [P]
+    std::vector<float> perf_out_w, perf_out_b;       ///< [1, P], [1]
 
     void save(const std::string &path) const;
     /// Throws std::runtime_error for a missing, truncated or foreign file.
@@ -34,6 +37,12 @@ public:
 
     /// z_T from z_0 (D floats) over the actions, into `out` (resized to D). An empty list gives z_0.
     void run(const std::vector<float> &z0, const ActionList &actions, std::vector<float> &out);
+    /// The world ranker's state features: z_T followed by the performance probe's score of it
+    /// (feature_dim() floats).
+    void features(const std::vector<float> &z0, const ActionList &actions, std::vector<float> &out);
+    int feature_dim() const { return tables_.d_model + 1; }
+    /// The performance probe's score of a state (D floats).
+    float probe(const std::vector<float> &z);
     /// Every intermediate prediction z_1..z_T, for inspection and tests.
     std::vector<std::vector<float>> trajectory(const std::vector<float> &z0, const ActionList &actions);
 
@@ -50,7 +59,7 @@ private:
     RolloutTables tables_;
     const Tokenizer &tokenizer_;
     std::unordered_map<uint64_t, Params> cache_;  ///< by action_hash
-    std::vector<float> e_, h_;  ///< scratch
+    std::vector<float> e_, h_, p_;  ///< scratch
 };
 
 }  // namespace worldtune

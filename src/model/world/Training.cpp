@@ -227,7 +227,10 @@ std::vector<std::vector<float>> need_states(Context &c) {
     EncoderTrainer enc(c.config, c.need_tokenizer().vocab_size());
     enc.load(c.path("encoder.pt"));
     const double t0 = now_seconds();
-    z = enc.encode(ids);
+    z = enc.encode(ids, [&](size_t done, size_t total) {
+        c.log("  encoded " + std::to_string(done) + " / " + std::to_string(total) + " states (" +
+              std::to_string(int(now_seconds() - t0)) + " s)");
+    });
     const double seconds = now_seconds() - t0;
     save_matrix(c.cached("states.bin"), z, c.config.d_model);
     c.log("encoded " + std::to_string(z.size()) + " states in " + std::to_string(int(seconds)) + " s");
@@ -249,6 +252,7 @@ std::vector<TrajectorySample> samples_of(Context &c, SplitKind split) {
         for (const Action &a : actions_from_json(w.trajectories[size_t(wt.second)].actions))
             s.actions.push_back(action_ids(tok, a, c.config.action_max_tokens));
         s.states = path;
+        s.latency = w.trajectories[size_t(wt.second)].latency_s;
         for (int &i : s.states)
             if (i >= 0 && c.corpus.texts[size_t(i)].empty()) i = -1;  // an unlowerable intermediate state
         out.push_back(std::move(s));
@@ -269,7 +273,8 @@ void stage_transition(Context &c) {
     if (!val.empty()) {
         const TransitionQuality q = t.evaluate(val, z);
         report["validation"] = {{"final_mse", q.final_mse}, {"identity_mse", q.identity_mse},
-                                {"closer_than_negative", q.closer_than_negative}, {"trajectories", q.trajectories}};
+                                {"closer_than_negative", q.closer_than_negative}, {"probe_pairwise", q.probe_pairwise},
+                                {"trajectories", q.trajectories}};
     }
     c.record("transition", report);
 }
@@ -285,7 +290,7 @@ void stage_ranker(Context &c) {
     nlohmann::json report = nlohmann::json::object();
     for (const char *variant : {"world", "initial", "final", "actions"}) {
         const std::string v = variant;
-        const int dim = v == "actions" ? 0 : c.config.d_model;
+        const int dim = ranker_state_dim(v, c.config.d_model);
         RankingData data[2];  // train, val
         std::map<int, std::vector<std::pair<int, int>>> by_workload;  // workload -> (trajectory, final state index)
         for (const auto &[wt, path] : c.corpus.path)
@@ -302,7 +307,7 @@ void stage_ranker(Context &c) {
                 const ActionList actions = actions_from_json(traj.actions);
                 std::vector<float> row;
                 if (v == "world") {
-                    rollout.run(z0, actions, zt);
+                    rollout.features(z0, actions, zt);
                     row = zt;
                 } else if (v == "initial") {
                     row = z0;

@@ -15,6 +15,8 @@ namespace worldtune {
 
 namespace {
 
+constexpr double kTieTolerance = 0.01;  ///< latencies within 1% are not ordered by the performance term
+
 torch::Tensor rows_of(const std::vector<std::vector<float>> &states, const std::vector<int> &index, int D) {
     std::vector<float> data(index.size() * size_t(D), 0.0f);
     for (size_t i = 0; i < index.size(); i++)
@@ -116,13 +118,58 @@ struct TransitionTrainer::Impl {
                 k++;
             }
         }
-        if (anchor.empty() || config.margin_weight <= 0) return match;
-        const torch::Tensor pred = torch::stack(finals).index_select(
-            0, torch::from_blob(anchor.data(), {int64_t(anchor.size())}, torch::kInt64).clone());
-        const torch::Tensor dpos = (pred - rows_of(states, positive, D)).pow(2).mean(1);
-        const torch::Tensor dneg = (pred - rows_of(states, negative, D)).pow(2).mean(1);
-        const torch::Tensor rank = torch::relu(config.margin + dpos - dneg).mean();
-        return match + config.margin_weight * rank;
+        torch::Tensor total = match;
+        const torch::Tensor stacked = torch::stack(finals);
+        if (!anchor.empty() && config.margin_weight > 0) {
+            const torch::Tensor pred = stacked.index_select(0, torch::from_blob(anchor.data(), {int64_t(anchor.size())}, torch::kInt64).clone());
+            const torch::Tensor dpos = (pred - rows_of(states, positive, D)).pow(2).mean(1);
+            const torch::Tensor dneg = (pred - rows_of(states, negative, D)).pow(2).mean(1);
+            total = total + config.margin_weight * torch::relu(config.margin + dpos - dneg).mean();
+        }
+        if (config.perf_weight > 0) {
+            std::vector<int64_t> faster, slower;
+            ordered_pairs(batch, faster, slower);
+            if (!faster.empty()) {
+                const torch::Tensor s = net->perf(stacked);
+                const torch::Tensor f = s.index_select(0, torch::from_blob(faster.data(), {int64_t(faster.size())}, torch::kInt64).clone());
+                const torch::Tensor w = s.index_select(0, torch::from_blob(slower.data(), {int64_t(slower.size())}, torch::kInt64).clone());
+                total = total + config.perf_weight * torch::softplus(w - f).mean();
+            }
+        }
+        return total;
+    }
+
+    /// Pairs (i, j) of one workload in the batch where i ran clearly faster than j (a failed run is slowest).
+    static void ordered_pairs(const std::vector<const TrajectorySample *> &batch, std::vector<int64_t> &faster, std::vector<int64_t> &slower) {
+        for (size_t i = 0; i < batch.size(); i++)
+            for (size_t j = 0; j < batch.size(); j++) {
+                if (i == j || batch[i]->group != batch[j]->group || batch[i]->latency <= 0) continue;
+                if (batch[j]->latency <= 0 || batch[i]->latency < batch[j]->latency * (1 - kTieTolerance)) {
+                    faster.push_back(int64_t(i));
+                    slower.push_back(int64_t(j));
+                }
+            }
+    }
+
+    /// Batches of config.transition_batch trajectories made of runs of transition_per_workload
+    /// trajectories of one workload, in a fresh random order every epoch.
+    std::vector<std::vector<const TrajectorySample *>> batches(const std::vector<TrajectorySample> &samples, std::mt19937_64 &rng) const {
+        std::map<int, std::vector<const TrajectorySample *>> by_group;
+        for (const TrajectorySample &s : samples) by_group[s.group].push_back(&s);
+        std::vector<std::vector<const TrajectorySample *>> runs;
+        const size_t per = size_t(std::max(1, config.transition_per_workload));
+        for (auto &[g, list] : by_group) {
+            std::shuffle(list.begin(), list.end(), rng);
+            for (size_t i = 0; i < list.size(); i += per)
+                runs.emplace_back(list.begin() + long(i), list.begin() + long(std::min(list.size(), i + per)));
+        }
+        std::shuffle(runs.begin(), runs.end(), rng);
+        std::vector<std::vector<const TrajectorySample *>> out(1);
+        for (const auto &run : runs) {
+            if (int(out.back().size()) >= std::max(1, config.transition_batch)) out.emplace_back();
+            out.back().insert(out.back().end(), run.begin(), run.end());
+        }
+        return out;
     }
 };
 
@@ -139,19 +186,14 @@ StageReport TransitionTrainer::train(const std::vector<TrajectorySample> &train,
     for (const TrajectorySample &s : train) finals_of_group[s.group].push_back(s.states.back());
     torch::optim::AdamW opt(m.net->parameters(), torch::optim::AdamWOptions(m.config.transition_lr).weight_decay(0.01));
     std::mt19937_64 rng(m.config.seed * 31 + 5);
-    std::vector<const TrajectorySample *> order;
-    for (const TrajectorySample &s : train) order.push_back(&s);
     const double start = now_seconds();
     double best = std::numeric_limits<double>::infinity();
     std::stringstream best_weights;
     for (int epoch = 0; epoch < m.config.transition_epochs; epoch++) {
         m.net->train();
-        std::shuffle(order.begin(), order.end(), rng);
         double total = 0;
         int batches = 0;
-        for (size_t i = 0; i < order.size(); i += size_t(std::max(1, m.config.transition_batch))) {
-            const std::vector<const TrajectorySample *> batch(order.begin() + long(i),
-                                                              order.begin() + long(std::min(order.size(), i + size_t(m.config.transition_batch))));
+        for (const std::vector<const TrajectorySample *> &batch : m.batches(train, rng)) {
             const torch::Tensor loss = m.loss(batch, states, finals_of_group, rng);
             opt.zero_grad();
             loss.backward();
@@ -169,9 +211,12 @@ StageReport TransitionTrainer::train(const std::vector<TrajectorySample> &train,
         if (!val.empty()) {
             const TransitionQuality q = evaluate(val, states);
             line += "; validation: final mse " + std::to_string(q.final_mse) + " (identity " + std::to_string(q.identity_mse) +
-                    "), closer than a negative " + std::to_string(q.closer_than_negative);
-            if (q.final_mse < best) {
-                best = q.final_mse;
+                    "), closer than a negative " + std::to_string(q.closer_than_negative) + ", probe pairwise " +
+                    std::to_string(q.probe_pairwise);
+            // The kept epoch: the best probe ordering when the probe is trained, else the best state match.
+            const double badness = m.config.perf_weight > 0 ? -q.probe_pairwise : q.final_mse;
+            if (badness < best) {
+                best = badness;
                 best_weights.str("");
                 torch::save(m.net, best_weights);
             }
@@ -195,6 +240,7 @@ TransitionQuality TransitionTrainer::evaluate(const std::vector<TrajectorySample
     for (const TrajectorySample &s : samples) finals_of_group[s.group].push_back(s.states.back());
     const int D = m.config.d_model;
     double final_sum = 0, identity_sum = 0, closer = 0, pairs = 0;
+    std::vector<double> probe(samples.size(), 0.0);
     std::mt19937_64 rng(12345);
     for (size_t i = 0; i < samples.size(); i += 64) {
         std::vector<const TrajectorySample *> batch;
@@ -202,6 +248,7 @@ TransitionQuality TransitionTrainer::evaluate(const std::vector<TrajectorySample
         const std::vector<torch::Tensor> z = m.rollout(batch, states);
         for (size_t b = 0; b < batch.size(); b++) {
             const torch::Tensor pred = z[batch[b]->actions.size()][int64_t(b)];
+            probe[i + b] = m.net->perf(pred.unsqueeze(0))[0].item<double>();
             const torch::Tensor truth = rows_of(states, {batch[b]->states.back()}, D)[0];
             const torch::Tensor start = rows_of(states, {batch[b]->states.front()}, D)[0];
             const double dpos = (pred - truth).pow(2).mean().item<double>();
@@ -222,6 +269,13 @@ TransitionQuality TransitionTrainer::evaluate(const std::vector<TrajectorySample
     q.final_mse = final_sum / std::max<size_t>(1, samples.size());
     q.identity_mse = identity_sum / std::max<size_t>(1, samples.size());
     q.closer_than_negative = pairs > 0 ? closer / pairs : 0;
+    std::vector<const TrajectorySample *> all;
+    for (const TrajectorySample &s : samples) all.push_back(&s);
+    std::vector<int64_t> faster, slower;
+    Impl::ordered_pairs(all, faster, slower);
+    double right = 0;
+    for (size_t k = 0; k < faster.size(); k++) right += probe[size_t(faster[k])] > probe[size_t(slower[k])];
+    q.probe_pairwise = faster.empty() ? 0 : right / double(faster.size());
     return q;
 }
 
@@ -238,6 +292,16 @@ std::vector<std::vector<float>> TransitionTrainer::predict_finals(const std::vec
         for (size_t b = 0; b < batch.size(); b++) out.push_back(flat(z[batch[b]->actions.size()][int64_t(b)]));
     }
     return out;
+}
+
+std::vector<double> TransitionTrainer::probe_scores(const std::vector<std::vector<float>> &z) const {
+    Impl &m = *impl_;
+    torch::NoGradGuard no_grad;
+    m.net->eval();
+    std::vector<int> all(z.size());
+    for (size_t i = 0; i < z.size(); i++) all[i] = int(i);
+    const torch::Tensor s = m.net->perf(rows_of(z, all, m.config.d_model)).contiguous();
+    return std::vector<double>(s.data_ptr<float>(), s.data_ptr<float>() + s.numel());
 }
 
 RolloutTables TransitionTrainer::tables() const {
@@ -259,6 +323,11 @@ RolloutTables TransitionTrainer::tables() const {
     t.d_b = flat(m.net->to_d->bias);
     t.g_w = flat(m.net->to_g->weight);
     t.g_b = flat(m.net->to_g->bias);
+    t.perf_hidden = m.config.perf_hidden;
+    t.perf_hidden_w = flat(m.net->perf_hidden->weight);
+    t.perf_hidden_b = flat(m.net->perf_hidden->bias);
+    t.perf_out_w = flat(m.net->perf_out->weight);
+    t.perf_out_b = flat(m.net->perf_out->bias);
     return t;
 }
 

@@ -6,6 +6,9 @@
 //                    of mean((z^_t - E(s_t))^2), plus
 //   margin ranking   margin_weight * mean(max(0, margin + dist(z^_T, E(s_T)) - dist(z^_T, E(s'_T))))
 //                    over `negatives` final states s'_T of other trajectories of the same workload,
+//   performance      perf_weight * mean(softplus(probe(z^_T of the slower) - probe(z^_T of the faster)))
+//                    over the pairs of trajectories of one workload in the batch (batches keep
+//                    transition_per_workload trajectories of a workload together),
 // with dist the mean squared difference. The encoder is frozen: targets are precomputed vectors.
 #pragma once
 
@@ -20,6 +23,7 @@ struct TrajectorySample {
     int group = 0;
     std::vector<std::vector<int32_t>> actions;  ///< T actions
     std::vector<int> states;                    ///< T + 1 entries
+    double latency = 0;                         ///< measured seconds (<= 0: failed)
 };
 
 /// Quality of predicted final states on a set of trajectories.
@@ -27,6 +31,7 @@ struct TransitionQuality {
     double final_mse = 0;        ///< mean dist(z^_T, E(s_T))
     double identity_mse = 0;     ///< mean dist(z_0, E(s_T)): the "no transition" baseline
     double closer_than_negative = 0;  ///< share of (trajectory, negative) pairs with z^_T closer to its own E(s_T)
+    double probe_pairwise = 0;   ///< share of same-workload pairs the performance probe orders correctly
     int trajectories = 0;
 };
 
@@ -45,6 +50,8 @@ public:
     /// The predicted final states z^_T of trajectories (eval mode), D floats each.
     std::vector<std::vector<float>> predict_finals(const std::vector<TrajectorySample> &samples,
                                                    const std::vector<std::vector<float>> &states) const;
+    /// The performance probe's scores of states (D floats each), in eval mode.
+    std::vector<double> probe_scores(const std::vector<std::vector<float>> &z) const;
     /// The weights as plain tables for the torch-free rollout.
     RolloutTables tables() const;
 

@@ -40,6 +40,9 @@ void for_each_field(Config &c, Visit &&visit) {
     visit("margin", c.margin);
     visit("margin_weight", c.margin_weight);
     visit("negatives", c.negatives);
+    visit("perf_hidden", c.perf_hidden);
+    visit("perf_weight", c.perf_weight);
+    visit("transition_per_workload", c.transition_per_workload);
     visit("intermediate_trajectories", c.intermediate_trajectories);
     visit("finals_per_workload", c.finals_per_workload);
     visit("checkpoint_every", c.checkpoint_every);

@@ -46,12 +46,19 @@ struct WorldConfig {
     int action_hidden = 256;       ///< hidden width of the action MLP
     int action_max_tokens = 48;    ///< tokens kept of one serialized action
     double residual_scale = 0.1;   ///< initial scale of the residual correction
-    int transition_epochs = 12;
+    int transition_epochs = 16;
     int transition_batch = 32;     ///< trajectories per step
     double transition_lr = 1e-3;
     double margin = 0.5;           ///< of the ranking term (true state closer than negatives by this)
     double margin_weight = 0.5;    ///< weight of the ranking term against state matching
     int negatives = 4;             ///< negatives per trajectory, from other trajectories of the workload
+    // Performance probe: an MLP on z^_T scoring the candidate, trained with a within-workload pairwise
+    // ranking loss (logistic, faster above slower) so that the rollout keeps what decides speed; its score
+    // is a feature of the world ranker. The contrastive encoder alone groups states by workload and keeps
+    // too little of the schedule (docs/model.md, "Why a performance probe").
+    int perf_hidden = 64;          ///< hidden width of the probe
+    double perf_weight = 2.0;      ///< weight of its ranking term in the transition loss (0: off)
+    int transition_per_workload = 16; ///< trajectories of one workload kept together in a batch
     int intermediate_trajectories = 2000;  ///< trajectories whose every intermediate state is encoded
     int finals_per_workload = 0;   ///< successful trajectories per workload whose final state is encoded (0: all)
     int checkpoint_every = 200;    ///< steps between checkpoints of the encoder stages

@@ -32,7 +32,7 @@ const char *world_variant_ranker(WorldVariant v) {
 
 namespace {
 
-int state_dim_of(WorldVariant v, int d_model) { return v == WorldVariant::Actions ? 0 : d_model; }
+int state_dim_of(WorldVariant v, int d_model) { return ranker_state_dim(world_variant_ranker(v), d_model); }
 
 }  // namespace
 
@@ -98,7 +98,7 @@ std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candi
     for (size_t i = 0; i < candidates.size(); i++) {
         switch (variant_) {
         case WorldVariant::World:
-            rollout_->run(z0_, candidates[i], z);
+            rollout_->features(z0_, candidates[i], z);
             rows.insert(rows.end(), z.begin(), z.end());
             break;
         case WorldVariant::Initial: rows.insert(rows.end(), z0_.begin(), z0_.end()); break;
