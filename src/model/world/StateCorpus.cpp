@@ -3,6 +3,7 @@
 #include "lower/StateText.h"
 #include "workload/Spec.h"
 
+#include <filesystem>
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -23,6 +24,9 @@ std::string cache_key(const std::string &spec, const nlohmann::json &actions) {
 }  // namespace
 
 TextCache::TextCache(const std::string &path) {
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    std::error_code ignored;  // sqlite3_open reports a folder that cannot be made
+    if (!parent.empty()) std::filesystem::create_directories(parent, ignored);
     if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
         const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);
