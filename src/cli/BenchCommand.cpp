@@ -177,10 +177,7 @@ void add_bench_command(CLI::App &app) {
         RecordStore store(o->db);
         CostModelParams model_params;
         model_params.world_bundle = o->bundle;
-        BaselineParams bp;
-        bp.threads = o->measure.threads;
-        bp.timing = o->measure.timing;
-        bp.timeout_seconds = o->peer_timeout;
+        const BaselineParams bp = peer_params(o->measure, o->peer_timeout);
         std::map<std::string, ModelTime> times;
         std::vector<WorkloadResult> results;
         std::mt19937_64 order_rng(o->seed * 4242);

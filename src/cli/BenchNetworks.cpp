@@ -10,26 +10,11 @@
 
 namespace worldtune::cli {
 
-namespace {
-
-bool has(const std::vector<double> &v) { return !v.empty(); }
-
-}  // namespace
-
-double NetworkEstimate::total(bool libtorch, bool both_only) const {
+double NetworkEstimate::total(bool libtorch) const {
     double sum = 0;
-    for (const SubgraphEstimate &s : subgraphs) {
-        const std::vector<double> &mine = libtorch ? s.libtorch : s.tuned;
-        if (!has(mine) || (both_only && !(has(s.tuned) && has(s.libtorch)))) continue;
-        sum += s.count * median_of(mine);
-    }
+    for (const SubgraphEstimate &s : subgraphs)
+        if (!s.tuned.empty() && !s.libtorch.empty()) sum += s.count * median_of(libtorch ? s.libtorch : s.tuned);
     return sum;
-}
-
-int NetworkEstimate::covered(bool libtorch) const {
-    int n = 0;
-    for (const SubgraphEstimate &s : subgraphs) n += has(libtorch ? s.libtorch : s.tuned);
-    return n;
 }
 
 NetworkEstimate estimate_network(RecordStore &store, const std::string &network, const NetworkBenchParams &p) {
@@ -41,7 +26,6 @@ NetworkEstimate estimate_network(RecordStore &store, const std::string &network,
         const WorkloadSpec spec = WorkloadSpec::parse(entries[i].spec);
         std::fprintf(stderr, "[%s %zu/%zu] %s\n", network.c_str(), i + 1, entries.size(), spec.canonical().c_str());
         const TuningRun run = tune_run(store, spec, p.model, 1, p.trials, p.measure, p.source(p.model, 1), p.model_params);
-        if (run.fresh) est.tuning_wall_seconds += run.wall_seconds;
         bests.push_back(best_within(run.records, p.trials));
         SubgraphEstimate s;
         s.spec = spec.canonical();
@@ -78,7 +62,7 @@ std::string network_report(const std::vector<NetworkEstimate> &estimates, const 
     for (const NetworkEstimate &e : estimates) {
         int both = 0;
         for (const SubgraphEstimate &s : e.subgraphs) both += !s.tuned.empty() && !s.libtorch.empty();
-        const double mine = e.total(false, true), theirs = e.total(true, true);
+        const double mine = e.total(false), theirs = e.total(true);
         md << "| " << e.network << " | " << both << " / " << e.subgraphs.size() << " | " << format_seconds(mine) << " | "
            << format_seconds(theirs) << " | " << (mine > 0 && theirs > 0 ? fixed(theirs / mine, 2) + "×" : "–") << " |\n";
     }

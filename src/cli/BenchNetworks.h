@@ -26,12 +26,10 @@ struct SubgraphEstimate {
 struct NetworkEstimate {
     std::string network;
     std::vector<SubgraphEstimate> subgraphs;
-    double tuning_wall_seconds = 0;     ///< spent measuring fresh trials in this invocation
 
-    /// Σ count × median latency over the subgraphs with a number for `which` ("tuned" or "libtorch");
-    /// `both_only` keeps only the subgraphs that both have, so the two sums compare like for like.
-    double total(bool libtorch, bool both_only) const;
-    int covered(bool libtorch) const;
+    /// Σ count × median latency (libtorch's or the tuned schedules') over the subgraphs that both have a
+    /// number for, so the two sums compare like for like.
+    double total(bool libtorch) const;
 };
 
 struct NetworkBenchParams {

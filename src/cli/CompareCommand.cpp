@@ -184,10 +184,7 @@ void add_compare_command(CLI::App &app) {
         RecordStore store(opts->db);
         CostModelParams model_params;
         model_params.world_bundle = opts->bundle;
-        BaselineParams bp;
-        bp.threads = opts->measure.threads;
-        bp.timing = opts->measure.timing;
-        bp.timeout_seconds = opts->peer_timeout;
+        const BaselineParams bp = peer_params(opts->measure, opts->peer_timeout);
 
         std::vector<WorkloadReport> reports;
         for (const WorkloadSpec &spec : specs) {

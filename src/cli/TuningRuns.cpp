@@ -72,6 +72,14 @@ std::vector<double> best_so_far(const std::vector<Record> &run, int budget) {
     return curve;
 }
 
+BaselineParams peer_params(const MeasureParams &measure, double timeout_seconds) {
+    BaselineParams bp;
+    bp.threads = measure.threads;
+    bp.timing = measure.timing;
+    bp.timeout_seconds = timeout_seconds;
+    return bp;
+}
+
 double geomean(const std::vector<double> &v) {
     if (v.empty()) return 0;
     double s = 0;

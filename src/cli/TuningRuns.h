@@ -2,6 +2,7 @@
 // schedule within a budget, best-so-far curves, and the small statistics the reports print.
 #pragma once
 
+#include "baseline/Baseline.h"
 #include "measure/Measurer.h"
 #include "model/CostModel.h"
 #include "store/RecordStore.h"
@@ -31,6 +32,9 @@ TuningRun tune_run(RecordStore &store, const WorkloadSpec &spec, const std::stri
 std::optional<ActionList> best_within(const std::vector<Record> &run, int budget);
 /// Best latency after each of the first `budget` trials (0 until one succeeded).
 std::vector<double> best_so_far(const std::vector<Record> &run, int budget);
+
+/// Peer settings that match the candidates' measurement (same threads and timing harness).
+BaselineParams peer_params(const MeasureParams &measure, double timeout_seconds);
 
 double geomean(const std::vector<double> &values);
 /// "median (min–max)" of GFLOP/s over latency samples; "err" when empty.
