@@ -484,7 +484,7 @@ TEST(Dataset, ShippedDatasetLoads) {
                 (long long)d.trajectory_count(), seconds);
     EXPECT_LT(seconds, 10.0);
     EXPECT_GE(d.workloads.size(), 150u);
-    EXPECT_GE(d.trajectory_count(), 10000);
+    EXPECT_GE(d.trajectory_count(), 30000);
     std::set<std::string> ops;
     for (const DatasetWorkload &w : d.workloads) ops.insert(WorkloadSpec::parse(w.spec).op());
     EXPECT_EQ(ops.size(), all_ops().size());

@@ -5,6 +5,7 @@
 #include "dataset/DatasetFile.h"
 #include "lower/StateText.h"
 #include "model/world/EncoderTrainer.h"
+#include "model/world/EncodingCache.h"
 #include "model/world/Nets.h"
 #include "model/world/Ranker.h"
 #include "model/world/Rollout.h"
@@ -178,6 +179,40 @@ TEST(WorldModel, WindowsOverlapAndPoolingMasksPadding) {
     const auto alone = enc.encode({short_text});
     const auto together = enc.encode({short_text, long_text});
     for (int d = 0; d < c.d_model; d++) EXPECT_NEAR(alone[0][size_t(d)], together[0][size_t(d)], 1e-4);
+}
+
+TEST(WorldModel, EncodingCacheReusesRowsOfTheSameEncoderOnly) {
+    const std::string dir = temp_path("encoding_cache");
+    std::filesystem::create_directories(dir);
+    const std::string bin = dir + "/states.bin", keys = dir + "/states.keys";
+    const TokenTexts first = {{1, 2, 3}, {4, 5}, {6}};
+    const std::vector<std::vector<float>> rows = {{1, 1}, {2, 2}, {3, 3}};
+    std::vector<size_t> missing;
+    EXPECT_EQ(EncodingCache(bin, keys, 7, 2).lookup(first, missing).size(), 3u);
+    EXPECT_EQ(missing, (std::vector<size_t>{0, 1, 2})) << "an empty cache holds nothing";
+    EncodingCache(bin, keys, 7, 2).save(first, rows);
+
+    // A grown corpus in another order: the known states come back, the new one is missing.
+    const TokenTexts grown = {{6}, {9, 9}, {1, 2, 3}, {4, 5}};
+    const std::vector<std::vector<float>> got = EncodingCache(bin, keys, 7, 2).lookup(grown, missing);
+    EXPECT_EQ(missing, (std::vector<size_t>{1}));
+    EXPECT_EQ(got[0], rows[2]);
+    EXPECT_EQ(got[2], rows[0]);
+    EXPECT_EQ(got[3], rows[1]);
+
+    // Another encoder (fingerprint) or another width makes every row stale.
+    EncodingCache(bin, keys, 8, 2).lookup(grown, missing);
+    EXPECT_EQ(missing.size(), grown.size());
+    EncodingCache(bin, keys, 7, 3).lookup(grown, missing);
+    EXPECT_EQ(missing.size(), grown.size());
+
+    // A damaged keys file is ignored, not trusted.
+    std::filesystem::resize_file(keys, 20);
+    EncodingCache(bin, keys, 7, 2).lookup(first, missing);
+    EXPECT_EQ(missing.size(), first.size());
+    EXPECT_NE(file_fingerprint(bin), 0u);
+    EXPECT_EQ(file_fingerprint(dir + "/absent"), 0u);
+    EXPECT_NE(token_hash({1, 2}), token_hash({2, 1}));
 }
 
 TEST(WorldModel, RolloutOfNoActionIsZ0AndTablesRoundTrip) {

@@ -2,6 +2,7 @@
 
 #include "dataset/DatasetFile.h"
 #include "measure/Timing.h"
+#include "model/world/EncodingCache.h"
 #include "model/world/Ranker.h"
 #include "model/world/Rollout.h"
 #include "model/world/StateCorpus.h"
@@ -53,29 +54,6 @@ nlohmann::json read_json_or(const std::string &path, nlohmann::json fallback) {
     if (!in) return fallback;
     nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
     return j.is_discarded() ? fallback : j;
-}
-
-void save_matrix(const std::string &path, const std::vector<std::vector<float>> &rows, int dim) {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary);
-        const uint64_t header[2] = {rows.size(), uint64_t(dim)};
-        out.write(reinterpret_cast<const char *>(header), sizeof header);
-        for (const auto &r : rows) out.write(reinterpret_cast<const char *>(r.data()), std::streamsize(r.size() * sizeof(float)));
-        if (!out) throw std::runtime_error("cannot write " + path);
-    }
-    fs::rename(tmp, path);
-}
-
-std::vector<std::vector<float>> load_matrix(const std::string &path, size_t rows, int dim) {
-    std::ifstream in(path, std::ios::binary);
-    uint64_t header[2] = {0, 0};
-    in.read(reinterpret_cast<char *>(header), sizeof header);
-    if (!in || header[0] != rows || header[1] != uint64_t(dim)) return {};
-    std::vector<std::vector<float>> out(rows, std::vector<float>(size_t(dim)));
-    for (auto &r : out) in.read(reinterpret_cast<char *>(r.data()), std::streamsize(size_t(dim) * sizeof(float)));
-    if (!in) return {};
-    return out;
 }
 
 struct Context {
@@ -221,20 +199,36 @@ void stage_contrastive(Context &c) {
 
 std::vector<std::vector<float>> need_states(Context &c) {
     const TokenTexts &ids = c.need_ids();
-    std::vector<std::vector<float>> z = load_matrix(c.cached("states.bin"), ids.size(), c.config.d_model);
-    if (!z.empty() && !c.redo("encode")) return z;
     if (!fs::exists(c.path("encoder.pt"))) throw std::runtime_error("stage 'contrastive' has not run yet (no encoder.pt)");
+    const EncodingCache cache(c.cached("states.bin"), c.cached("states.keys"), file_fingerprint(c.path("encoder.pt")),
+                              c.config.d_model);
+    std::vector<size_t> missing;
+    std::vector<std::vector<float>> z = cache.lookup(ids, missing);
+    if (c.redo("encode")) {
+        missing.resize(ids.size());
+        for (size_t i = 0; i < ids.size(); i++) missing[i] = i;
+    }
+    if (missing.empty()) {
+        if (!fs::exists(c.cached("states.keys"))) cache.save(ids, z);  // keys for a cache from before they existed
+        return z;
+    }
+    c.log("encoding " + std::to_string(missing.size()) + " of " + std::to_string(ids.size()) + " states (" +
+          std::to_string(ids.size() - missing.size()) + " cached by this encoder)");
     EncoderTrainer enc(c.config, c.need_tokenizer().vocab_size());
     enc.load(c.path("encoder.pt"));
+    TokenTexts todo;
+    todo.reserve(missing.size());
+    for (size_t i : missing) todo.push_back(ids[i]);
     const double t0 = now_seconds();
-    z = enc.encode(ids, [&](size_t done, size_t total) {
+    const std::vector<std::vector<float>> fresh = enc.encode(todo, [&](size_t done, size_t total) {
         c.log("  encoded " + std::to_string(done) + " / " + std::to_string(total) + " states (" +
               std::to_string(int(now_seconds() - t0)) + " s)");
     });
+    for (size_t k = 0; k < missing.size(); k++) z[missing[k]] = fresh[k];
     const double seconds = now_seconds() - t0;
-    save_matrix(c.cached("states.bin"), z, c.config.d_model);
-    c.log("encoded " + std::to_string(z.size()) + " states in " + std::to_string(int(seconds)) + " s");
-    c.record("encode", {{"states", z.size()}, {"seconds", seconds}});
+    cache.save(ids, z);
+    c.log("encoded " + std::to_string(fresh.size()) + " states in " + std::to_string(int(seconds)) + " s");
+    c.record("encode", {{"states", z.size()}, {"encoded", fresh.size()}, {"seconds", seconds}});
     return z;
 }
 

@@ -4,7 +4,7 @@
 //   tokenizer    learn the vocabulary                    -> tokenizer.json
 //   mlm          masked-token pretraining                -> cache/encoder_mlm.pt
 //   contrastive  workload-contrastive training           -> encoder.pt
-//   encode       E(s) of every corpus state              -> cache/states.bin
+//   encode       E(s) of every corpus state              -> cache/states.bin + states.keys (reused by token hash)
 //   transition   TransH rollout training                 -> transition.pt, transition.bin
 //   ranker       the four rankers (world, initial, final, actions) -> ranker_*.ubj
 // then manifest.json, written last: a directory with a manifest is a complete bundle.
