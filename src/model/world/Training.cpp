@@ -31,6 +31,7 @@ const std::vector<std::string> &training_stages() {
 namespace {
 
 constexpr int kTokenizerSampleTexts = 20000;  ///< state texts the vocabulary is learned from
+constexpr size_t kEncodeCheckpointStates = 4000;  ///< states encoded between saves of the encoding cache
 
 std::string now_iso() {
     const std::time_t t = std::time(nullptr);
@@ -216,19 +217,35 @@ std::vector<std::vector<float>> need_states(Context &c) {
           std::to_string(ids.size() - missing.size()) + " cached by this encoder)");
     EncoderTrainer enc(c.config, c.need_tokenizer().vocab_size());
     enc.load(c.path("encoder.pt"));
-    TokenTexts todo;
-    todo.reserve(missing.size());
-    for (size_t i : missing) todo.push_back(ids[i]);
+    std::vector<bool> known(ids.size(), true);
+    for (size_t i : missing) known[i] = false;
+    auto save_known = [&] {  // a checkpoint: the rows encoded so far survive a kill
+        TokenTexts kept_ids;
+        std::vector<std::vector<float>> kept_rows;
+        for (size_t i = 0; i < ids.size(); i++)
+            if (known[i]) {
+                kept_ids.push_back(ids[i]);
+                kept_rows.push_back(z[i]);
+            }
+        cache.save(kept_ids, kept_rows);
+    };
     const double t0 = now_seconds();
-    const std::vector<std::vector<float>> fresh = enc.encode(todo, [&](size_t done, size_t total) {
-        c.log("  encoded " + std::to_string(done) + " / " + std::to_string(total) + " states (" +
+    for (size_t begin = 0; begin < missing.size(); begin += kEncodeCheckpointStates) {
+        const size_t end = std::min(missing.size(), begin + kEncodeCheckpointStates);
+        TokenTexts todo;
+        for (size_t k = begin; k < end; k++) todo.push_back(ids[missing[k]]);
+        const std::vector<std::vector<float>> fresh = enc.encode(todo);
+        for (size_t k = begin; k < end; k++) {
+            z[missing[k]] = fresh[k - begin];
+            known[missing[k]] = true;
+        }
+        save_known();
+        c.log("  encoded " + std::to_string(end) + " / " + std::to_string(missing.size()) + " states (" +
               std::to_string(int(now_seconds() - t0)) + " s)");
-    });
-    for (size_t k = 0; k < missing.size(); k++) z[missing[k]] = fresh[k];
+    }
     const double seconds = now_seconds() - t0;
-    cache.save(ids, z);
-    c.log("encoded " + std::to_string(fresh.size()) + " states in " + std::to_string(int(seconds)) + " s");
-    c.record("encode", {{"states", z.size()}, {"encoded", fresh.size()}, {"seconds", seconds}});
+    c.log("encoded " + std::to_string(missing.size()) + " states in " + std::to_string(int(seconds)) + " s");
+    c.record("encode", {{"states", z.size()}, {"encoded", missing.size()}, {"seconds", seconds}});
     return z;
 }
 
