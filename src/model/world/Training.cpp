@@ -232,9 +232,9 @@ std::vector<std::vector<float>> need_states(Context &c) {
     const double t0 = now_seconds();
     for (size_t begin = 0; begin < missing.size(); begin += kEncodeCheckpointStates) {
         const size_t end = std::min(missing.size(), begin + kEncodeCheckpointStates);
-        TokenTexts todo;
-        for (size_t k = begin; k < end; k++) todo.push_back(ids[missing[k]]);
-        const std::vector<std::vector<float>> fresh = enc.encode(todo);
+        TokenTexts chunk;
+        for (size_t k = begin; k < end; k++) chunk.push_back(ids[missing[k]]);
+        const std::vector<std::vector<float>> fresh = enc.encode(chunk);
         for (size_t k = begin; k < end; k++) {
             z[missing[k]] = fresh[k - begin];
             known[missing[k]] = true;
