@@ -2,11 +2,13 @@
 //   1. Workloads: preset subgraphs that are not in the dataset's train split (or the given specs, checked).
 //   2. Tuning: every model (world, static, random) and ablation (world-initial, world-final) searches each
 //      workload for --trials trials with --seeds seeds; on the first --efficiency-count workloads the
-//      static model goes on to --efficiency trials (sample efficiency: 10x the budget).
-//   3. Comparison phase: each run's best schedule within its budget is re-measured in --rounds rounds
-//      (shuffled order), beside every peer, with the same harness and thread count.
-//   4. Networks: every subgraph of each --networks preset tuned by the lead model (--network-trials, seed
-//      1), re-measured beside libtorch; the end-to-end estimate Σ occurrences × latency (BenchNetworks.h).
+//      static model goes on to --efficiency trials (sample efficiency: 10x the budget). Then every
+//      subgraph of each --networks preset is tuned by the lead model (--network-trials, seed 1).
+//      Every trial is stored at once: a resumed bench measures only what is missing.
+//   3. Comparison phase, after all tuning: each run's best schedule within its budget is re-measured in
+//      --rounds rounds (shuffled order), beside every peer, with the same harness and thread count; each
+//      network subgraph's best beside libtorch, for the end-to-end estimate Σ occurrences × latency
+//      (BenchNetworks.h).
 //   5. Report: report.md (tables, ratios, geometric means, wall times, the command), curves.png (best
 //      latency vs trials per model), speedups.png (world over static per workload), efficiency.png, and
 //      the gnuplot data and scripts that drew them.
@@ -90,7 +92,8 @@ struct WorkloadResult {
 
 struct ModelTime {
     double wall = 0, model = 0;
-    int trials = 0;
+    int trials = 0;  ///< trials whose time is known (RunTime)
+    int runs = 0;
 };
 
 double median_or_zero(std::vector<double> v) { return v.empty() ? 0.0 : median_of(v); }
@@ -183,6 +186,9 @@ void add_bench_command(CLI::App &app) {
         std::mt19937_64 order_rng(o->seed * 4242);
         const std::string eff_entry = "static@" + std::to_string(o->efficiency);
 
+        // Tuning first, every workload and network (stored, so a resumed bench skips it); the comparison
+        // measurements come after, all in one invocation, so a resume never repeats them.
+        std::vector<std::map<std::string, std::vector<ActionList>>> bests(specs.size());  ///< per workload: entry -> schedules
         for (size_t w = 0; w < specs.size(); w++) {
             const WorkloadSpec spec = WorkloadSpec::parse(specs[w]);
             WorkloadResult res;
@@ -190,25 +196,41 @@ void add_bench_command(CLI::App &app) {
             res.flops = build_workload(spec)->flops;
             std::fprintf(stderr, "[%zu/%zu] %s\n", w + 1, specs.size(), res.spec.c_str());
             const bool efficiency = has_static && int(w) < o->efficiency_count && o->efficiency > o->trials;
-            std::map<std::string, std::vector<ActionList>> bests;
             for (const std::string &m : all_models)
                 for (int seed = 1; seed <= o->seeds; seed++) {
                     const int budget = (efficiency && m == "static") ? o->efficiency : o->trials;
                     const TuningRun run = tune_run(store, spec, m, uint64_t(seed), budget, o->measure, source_of(m, uint64_t(seed)), model_params);
-                    if (run.fresh) {
-                        times[m].wall += run.wall_seconds;
-                        times[m].model += run.model_seconds;
-                        times[m].trials += run.measured;
-                    }
+                    times[m].wall += run.total.wall_seconds;
+                    times[m].model += run.total.model_seconds;
+                    times[m].trials += run.total.trials;
+                    times[m].runs++;
                     res.curves[m].push_back(best_so_far(run.records, budget));
-                    if (auto a = best_within(run.records, o->trials)) bests[m + "@" + std::to_string(o->trials)].push_back(*a);
+                    if (auto a = best_within(run.records, o->trials)) bests[w][m + "@" + std::to_string(o->trials)].push_back(*a);
                     if (efficiency && m == "static")
-                        if (auto a = best_within(run.records, o->efficiency)) bests[eff_entry].push_back(*a);
+                        if (auto a = best_within(run.records, o->efficiency)) bests[w][eff_entry].push_back(*a);
                 }
-            Measurer measurer(o->measure);
+            results.push_back(std::move(res));
+        }
+
+        NetworkBenchParams np;
+        np.model = lead;
+        np.trials = o->network_trials;
+        np.rounds = o->rounds;
+        np.measure = o->measure;
+        np.baseline = bp;
+        np.model_params = model_params;
+        np.source = source_of;
+        std::vector<std::vector<std::optional<ActionList>>> network_bests;
+        for (const std::string &n : networks) network_bests.push_back(tune_network(store, n, np));
+
+        Measurer measurer(o->measure);
+        for (size_t w = 0; w < specs.size(); w++) {
+            WorkloadResult &res = results[w];
+            const WorkloadSpec spec = WorkloadSpec::parse(res.spec);
+            std::fprintf(stderr, "[compare %zu/%zu] %s\n", w + 1, specs.size(), res.spec.c_str());
             for (int round = 0; round < o->rounds; round++) {
                 std::vector<std::pair<std::string, const ActionList *>> entries;
-                for (const auto &[name, list] : bests)
+                for (const auto &[name, list] : bests[w])
                     for (const ActionList &a : list) entries.emplace_back(name, &a);
                 std::shuffle(entries.begin(), entries.end(), order_rng);
                 for (const auto &[name, actions] : entries) {
@@ -226,19 +248,12 @@ void add_bench_command(CLI::App &app) {
                     else res.peer_note[peer] = r.error.empty() ? "output check failed" : r.error;
                 }
             }
-            results.push_back(std::move(res));
         }
-
-        NetworkBenchParams np;
-        np.model = lead;
-        np.trials = o->network_trials;
-        np.rounds = o->rounds;
-        np.measure = o->measure;
-        np.baseline = bp;
-        np.model_params = model_params;
-        np.source = source_of;
         std::vector<NetworkEstimate> estimates;
-        for (const std::string &n : networks) estimates.push_back(estimate_network(store, n, np));
+        for (size_t i = 0; i < networks.size(); i++) {
+            std::fprintf(stderr, "[compare %s]\n", networks[i].c_str());
+            estimates.push_back(measure_network(networks[i], network_bests[i], np));
+        }
 
         // ---- Report ----
         const std::string T = std::to_string(o->trials);
@@ -323,11 +338,17 @@ void add_bench_command(CLI::App &app) {
 
         if (!estimates.empty()) md << network_report(estimates, np);
 
-        // Wall time of tuning and the cost model's share (fresh runs of this invocation).
-        md << "## Tuning time\n\n| model | trials measured now | wall s per trial | cost-model share |\n|---|---:|---:|---:|\n";
+        // Wall time of tuning and the cost model's share, over every timed trial (earlier processes included).
+        md << "## Tuning time\n\nWall time of the tuning loop (search, cost model and measurement), summed over the timed trials "
+              "of every run, including the parts measured by earlier, resumed invocations (a part cut off by a killed "
+              "process keeps its records but not its time). The cost-model share is scoring plus training.\n\n"
+           << "| model | runs | timed trials | wall s per trial | wall s per " << T << "-trial run | cost-model share |\n"
+           << "|---|---:|---:|---:|---:|---:|\n";
         for (const std::string &m : all_models) {
             const ModelTime &t = times[m];
-            md << "| " << m << " | " << t.trials << " | " << (t.trials ? fixed(t.wall / t.trials, 2) : "–") << " | "
+            const bool timed = t.trials > 0;
+            md << "| " << m << " | " << t.runs << " | " << t.trials << " | " << (timed ? fixed(t.wall / t.trials, 2) : "–") << " | "
+               << (timed ? fixed(o->trials * t.wall / t.trials, 0) : "–") << " | "
                << (t.wall > 0 ? fixed(100 * t.model / t.wall, 0) + "%" : "–") << " |\n";
         }
 

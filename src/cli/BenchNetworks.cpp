@@ -6,6 +6,7 @@
 #include "workload/Presets.h"
 
 #include <cstdio>
+#include <stdexcept>
 #include <sstream>
 
 namespace worldtune::cli {
@@ -17,9 +18,7 @@ double NetworkEstimate::total(bool libtorch) const {
     return sum;
 }
 
-NetworkEstimate estimate_network(RecordStore &store, const std::string &network, const NetworkBenchParams &p) {
-    NetworkEstimate est;
-    est.network = network;
+std::vector<std::optional<ActionList>> tune_network(RecordStore &store, const std::string &network, const NetworkBenchParams &p) {
     const std::vector<PresetEntry> entries = preset(network);
     std::vector<std::optional<ActionList>> bests;
     for (size_t i = 0; i < entries.size(); i++) {
@@ -27,15 +26,25 @@ NetworkEstimate estimate_network(RecordStore &store, const std::string &network,
         std::fprintf(stderr, "[%s %zu/%zu] %s\n", network.c_str(), i + 1, entries.size(), spec.canonical().c_str());
         const TuningRun run = tune_run(store, spec, p.model, 1, p.trials, p.measure, p.source(p.model, 1), p.model_params);
         bests.push_back(best_within(run.records, p.trials));
+    }
+    return bests;
+}
+
+NetworkEstimate measure_network(const std::string &network, const std::vector<std::optional<ActionList>> &bests,
+                                const NetworkBenchParams &p) {
+    NetworkEstimate est;
+    est.network = network;
+    for (const PresetEntry &e : preset(network)) {
         SubgraphEstimate s;
-        s.spec = spec.canonical();
-        s.count = entries[i].count;
-        s.libtorch_note = baseline_unavailable_reason("libtorch", spec);
+        s.spec = WorkloadSpec::parse(e.spec).canonical();
+        s.count = e.count;
+        s.libtorch_note = baseline_unavailable_reason("libtorch", WorkloadSpec::parse(e.spec));
         est.subgraphs.push_back(s);
     }
+    if (bests.size() != est.subgraphs.size()) throw std::logic_error("measure_network: one best schedule per subgraph expected");
     Measurer measurer(p.measure);
     for (int round = 0; round < p.rounds; round++)
-        for (size_t i = 0; i < entries.size(); i++) {
+        for (size_t i = 0; i < est.subgraphs.size(); i++) {
             SubgraphEstimate &s = est.subgraphs[i];
             const WorkloadSpec spec = WorkloadSpec::parse(s.spec);
             if (bests[i]) {

@@ -43,8 +43,14 @@ struct NetworkBenchParams {
     std::function<std::string(const std::string &, uint64_t)> source;
 };
 
-/// Tunes (resuming from the database), re-measures and runs libtorch for every subgraph of `network`.
-NetworkEstimate estimate_network(RecordStore &store, const std::string &network, const NetworkBenchParams &params);
+/// Tunes every subgraph of `network` (resuming from the database); each one's best schedule within the
+/// budget, none where every trial failed. Subgraphs in preset order.
+std::vector<std::optional<ActionList>> tune_network(RecordStore &store, const std::string &network, const NetworkBenchParams &params);
+
+/// Re-measures tune_network's schedules and runs libtorch on every subgraph, round by round. Kept apart
+/// from the tuning so that a resumed bench measures everything together, once, after all tuning is done.
+NetworkEstimate measure_network(const std::string &network, const std::vector<std::optional<ActionList>> &bests,
+                                const NetworkBenchParams &params);
 
 /// The report section: per network, worldtune's and libtorch's estimates and their ratio.
 std::string network_report(const std::vector<NetworkEstimate> &estimates, const NetworkBenchParams &params);

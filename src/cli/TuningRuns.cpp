@@ -4,11 +4,36 @@
 #include "measure/Timing.h"
 #include "search/Tuner.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 namespace worldtune::cli {
+
+namespace {
+
+RunTime load_run_time(const RecordStore &store, const std::string &key) {
+    RunTime t;
+    const std::optional<std::string> text = store.note(key);
+    if (!text) return t;
+    const nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+    if (!j.is_object()) return t;  // unreadable timing only loses the timing, never the records
+    t.wall_seconds = j.value("wall_s", 0.0);
+    t.model_seconds = j.value("model_s", 0.0);
+    t.trials = j.value("trials", 0);
+    return t;
+}
+
+void save_run_time(RecordStore &store, const std::string &key, const RunTime &t) {
+    const nlohmann::json j = {{"wall_s", t.wall_seconds}, {"model_s", t.model_seconds}, {"trials", t.trials}};
+    store.set_note(key, j.dump());
+}
+
+}  // namespace
+
+std::string run_time_key(const std::string &source, const std::string &spec) { return "run-time:" + source + ":" + spec; }
 
 TuningRun tune_run(RecordStore &store, const WorkloadSpec &spec, const std::string &model_name, uint64_t seed, int trials,
                    const MeasureParams &mp, const std::string &source, const CostModelParams &model_params) {
@@ -19,6 +44,8 @@ TuningRun tune_run(RecordStore &store, const WorkloadSpec &spec, const std::stri
         run.records.push_back(r);
         known.push_back(r.result);
     }, spec.canonical());
+    const std::string time_key = run_time_key(source, spec.canonical());
+    run.total = load_run_time(store, time_key);
     if (int(run.records.size()) >= trials) return run;
 
     CostModelParams cp = model_params;
@@ -49,6 +76,12 @@ TuningRun tune_run(RecordStore &store, const WorkloadSpec &spec, const std::stri
     run.wall_seconds = s.wall_seconds;
     run.search_seconds = s.propose_seconds;
     run.model_seconds = s.model_seconds;
+    if (s.measured > 0) {
+        run.total.wall_seconds += s.wall_seconds;
+        run.total.model_seconds += s.model_seconds;
+        run.total.trials += s.measured;
+        save_run_time(store, time_key, run.total);
+    }
     return run;
 }
 

@@ -13,6 +13,16 @@
 
 namespace worldtune::cli {
 
+/// Time a run spent tuning, summed over every call that measured part of it. Kept in the records
+/// database (a note per run, see tune_run), so a resumed benchmark still reports the time of the parts
+/// measured by earlier processes. A process killed in the middle of a run loses that part's time (its
+/// records stay): `trials` counts only the timed trials.
+struct RunTime {
+    double wall_seconds = 0;   ///< whole tuning loop: search, model and measurement
+    double model_seconds = 0;  ///< model scoring and training
+    int trials = 0;            ///< trials these seconds cover
+};
+
 /// One tuning run's records and, for the part measured now, its timing.
 struct TuningRun {
     std::vector<Record> records;  ///< the run's records in measuring order (resumed ones first)
@@ -21,12 +31,16 @@ struct TuningRun {
     double search_seconds = 0;    ///< sampling, evolution, validation, model scoring and training
     double model_seconds = 0;     ///< model scoring and training
     int measured = 0;             ///< fresh trials
+    RunTime total;                ///< every timed part of the run, earlier processes included
 };
 
 /// Tunes (spec, model, seed) until the run has `trials` records under `source`, resuming from the
 /// database (a run sees only its own records; its model first learns from them).
 TuningRun tune_run(RecordStore &store, const WorkloadSpec &spec, const std::string &model, uint64_t seed, int trials,
                    const MeasureParams &measure, const std::string &source, const CostModelParams &model_params);
+
+/// The note key under which tune_run keeps a run's RunTime.
+std::string run_time_key(const std::string &source, const std::string &spec);
 
 /// The best correct schedule among the first `budget` records.
 std::optional<ActionList> best_within(const std::vector<Record> &run, int budget);
