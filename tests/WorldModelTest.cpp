@@ -415,6 +415,18 @@ TEST(WorldModel, BenchWritesTheReportAndPlots) {
     EXPECT_NE(text.find("| static | 1 | 8 | "), std::string::npos) << text;
     EXPECT_NE(text.find("| world | 1 | 4 | "), std::string::npos) << text;
 
+    // The ablations run on the first --ablation-count workloads only; the others show "–", not an error.
+    const std::string subset = "bench --dataset " + tiny_dataset() + " --bundle " + dir + " --db " + temp_path("bench_subset.db") +
+                               " --out " + out + " --threads 1 --repeats 1 --min-time 0 --peers none --seeds 1 --rounds 1";
+    ASSERT_EQ(test::run_worldtune(subset + " --specs matmul:M=20,N=12,K=8 softmax:M=6,N=10 --models world --ablations world-initial"
+                                           " --ablation-count 1 --trials 2 --networks none", text), 0) << text;
+    EXPECT_EQ(text.find("efficiency.png"), std::string::npos) << text;  // no stale plot of the earlier run in the folder
+    EXPECT_NE(text.find("| world-initial | 1 | 2 | "), std::string::npos) << text;  // tuning time: one run
+    EXPECT_NE(text.find("`softmax:M=6,N=10` | "), std::string::npos) << text;
+    EXPECT_EQ(text.find("err"), std::string::npos) << text;
+    EXPECT_NE(text.find("| world-initial | "), std::string::npos) << text;
+    EXPECT_NE(text.find("On the first 1 workloads"), std::string::npos) << text;
+
     // The end-to-end estimate of a network: every subgraph tuned (resuming), beside libtorch.
     ASSERT_EQ(test::run_worldtune(common + " --specs matmul:M=20,N=12,K=8 --models world --ablations none --trials 1"
                                            " --networks bert_base --network-trials 1", text), 0) << text;

@@ -1,15 +1,16 @@
 // `worldtune bench`: the head-to-head evaluation from one command, resumable, into a report folder.
 //   1. Workloads: preset subgraphs that are not in the dataset's train split (or the given specs, checked).
-//   2. Tuning: every model (world, static, random) and ablation (world-initial, world-final) searches each
-//      workload for --trials trials with --seeds seeds; on the first --efficiency-count workloads the
-//      static model goes on to --efficiency trials (sample efficiency: 10x the budget). Then every
+//   2. Tuning: every model (world, static, random) searches each workload for --trials trials with --seeds
+//      seeds, and every ablation (world-initial, world-final) the first --ablation-count workloads; on the
+//      first --efficiency-count workloads the static model goes on to --efficiency trials (sample
+//      efficiency: 10x the budget). Then every
 //      subgraph of each --networks preset is tuned by the lead model (--network-trials, seed 1).
 //      Every trial is stored at once: a resumed bench measures only what is missing.
 //   3. Comparison phase, after all tuning: each run's best schedule within its budget is re-measured in
 //      --rounds rounds (shuffled order), beside every peer, with the same harness and thread count; each
 //      network subgraph's best beside libtorch, for the end-to-end estimate Σ occurrences × latency
 //      (BenchNetworks.h).
-//   5. Report: report.md (tables, ratios, geometric means, wall times, the command), curves.png (best
+//   4. Report: report.md (tables, ratios, geometric means, wall times, the command), curves.png (best
 //      latency vs trials per model), speedups.png (world over static per workload), efficiency.png, and
 //      the gnuplot data and scripts that drew them.
 #include "cli/BenchNetworks.h"
@@ -45,6 +46,8 @@ struct BenchOptions {
     std::string networks = "resnet50,mobilenet_v2,bert_base,gpt2";
     int network_trials = 64;
     int count = 12, trials = 64, efficiency = 640, efficiency_count = 3, seeds = 3, rounds = 3;
+    int ablation_count = 6;  ///< the ablations run on the first N workloads (0: all): world-final lowers and
+                             ///< encodes every candidate it scores, about 15x the world model's tuning time
     uint64_t seed = 1;
     double peer_timeout = 900;
     MeasureParams measure;
@@ -124,6 +127,7 @@ void add_bench_command(CLI::App &app) {
     cmd->add_option("--trials", o->trials, "Trials per run")->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--efficiency", o->efficiency, "Static model's budget on the sample-efficiency subset")->capture_default_str();
     cmd->add_option("--efficiency-count", o->efficiency_count, "Workloads in that subset (0: none)")->capture_default_str();
+    cmd->add_option("--ablation-count", o->ablation_count, "The ablations run on the first N workloads (0: all)")->capture_default_str()->check(CLI::NonNegativeNumber);
     cmd->add_option("--seeds", o->seeds, "Seeds per run")->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--rounds", o->rounds, "Comparison rounds")->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--networks", o->networks, "Presets whose end-to-end latency is estimated ('none' for none)")->capture_default_str();
@@ -175,6 +179,7 @@ void add_bench_command(CLI::App &app) {
         all_models.insert(all_models.end(), ablations.begin(), ablations.end());
         const bool has_static = std::find(models.begin(), models.end(), "static") != models.end();
         const std::string lead = models.front();
+        const bool efficiency_study = has_static && o->efficiency_count > 0 && o->efficiency > o->trials;
 
         std::filesystem::create_directories(o->out);
         RecordStore store(o->db);
@@ -196,7 +201,9 @@ void add_bench_command(CLI::App &app) {
             res.flops = build_workload(spec)->flops;
             std::fprintf(stderr, "[%zu/%zu] %s\n", w + 1, specs.size(), res.spec.c_str());
             const bool efficiency = has_static && int(w) < o->efficiency_count && o->efficiency > o->trials;
-            for (const std::string &m : all_models)
+            const bool ablated = o->ablation_count == 0 || int(w) < o->ablation_count;
+            for (const std::string &m : all_models) {
+                if (!ablated && std::find(ablations.begin(), ablations.end(), m) != ablations.end()) continue;
                 for (int seed = 1; seed <= o->seeds; seed++) {
                     const int budget = (efficiency && m == "static") ? o->efficiency : o->trials;
                     const TuningRun run = tune_run(store, spec, m, uint64_t(seed), budget, o->measure, source_of(m, uint64_t(seed)), model_params);
@@ -209,6 +216,7 @@ void add_bench_command(CLI::App &app) {
                     if (efficiency && m == "static")
                         if (auto a = best_within(run.records, o->efficiency)) bests[w][eff_entry].push_back(*a);
                 }
+            }
             results.push_back(std::move(res));
         }
 
@@ -263,7 +271,11 @@ void add_bench_command(CLI::App &app) {
            << o->seeds << " seeds × " << o->rounds << " rounds of re-measurement beside the peers (shuffled order); in brackets "
            << "the range. Workloads: preset subgraphs outside the train split of `" << o->dataset << "`.\n\n";
         std::vector<std::string> columns;
-        for (const std::string &m : all_models) columns.push_back(m + "@" + T);
+        std::map<std::string, std::string> model_of_column;
+        for (const std::string &m : all_models) {
+            columns.push_back(m + "@" + T);
+            model_of_column[m + "@" + T] = m;
+        }
         columns.insert(columns.end(), peers.begin(), peers.end());
         md << "| workload";
         for (const std::string &c : columns) md << " | " << c;
@@ -274,8 +286,11 @@ void add_bench_command(CLI::App &app) {
             md << "| `" << r.spec << "`";
             for (const std::string &c : columns) {
                 auto it = r.latency.find(c);
+                const auto model = model_of_column.find(c);
+                const bool not_run = (r.peer_note.count(c) && r.peer_note.at(c) == "n/a") ||
+                                     (model != model_of_column.end() && !r.curves.count(model->second));  // ablation subset
                 if (it != r.latency.end() && !it->second.empty()) md << " | " << gflops_cell(r.flops, it->second);
-                else md << " | " << (r.peer_note.count(c) && r.peer_note.at(c) == "n/a" ? "–" : "err");
+                else md << " | " << (not_run ? "–" : "err");
             }
             md << " |\n";
         }
@@ -300,7 +315,11 @@ void add_bench_command(CLI::App &app) {
 
         // Ablations: median latency increase over the lead model.
         if (!ablations.empty()) {
-            md << "## Ablations\n\n| ablation | median latency increase over " << lead_col << " | workloads |\n|---|---:|---:|\n";
+            md << "## Ablations\n\nOn " << (o->ablation_count == 0 || o->ablation_count >= int(results.size()) ? std::string("every workload")
+                                                : "the first " + std::to_string(o->ablation_count) + " workloads")
+               << " (world-final lowers and encodes every candidate it scores, which makes it the slowest model to tune). "
+                  "Per workload, the median re-measured latency of the ablation's best schedules over the lead model's.\n\n"
+               << "| ablation | median latency increase over " << lead_col << " | workloads |\n|---|---:|---:|\n";
             for (const std::string &a : ablations) {
                 std::vector<double> inc;
                 for (const WorkloadResult &r : results) {
@@ -314,7 +333,7 @@ void add_bench_command(CLI::App &app) {
         }
 
         // Sample efficiency: when does the lead model reach the static model's latency at 10x the budget?
-        if (has_static && o->efficiency_count > 0 && o->efficiency > o->trials) {
+        if (efficiency_study) {
             md << "## Sample efficiency\n\nTuning-time best latency (median over seeds): the static model after " << o->efficiency
                << " trials, and the first trial at which " << lead << " reaches it.\n\n| workload | static@" << o->efficiency
                << " | " << lead << "@" << T << " | " << lead << " reaches it at trial |\n|---|---:|---:|---:|\n";
@@ -369,7 +388,9 @@ void add_bench_command(CLI::App &app) {
                             const double v = curve_at(seeds, size_t(o->trials - 1));
                             if (v > 0 && (ref == 0 || v < ref)) ref = v;
                         }
-                        const double v = curve_at(r.curves.at(m), size_t(t));
+                        const auto curves = r.curves.find(m);
+                        if (curves == r.curves.end()) continue;  // an ablation not run on this workload
+                        const double v = curve_at(curves->second, size_t(t));
                         if (v > 0 && ref > 0) rel.push_back(v / ref);
                     }
                     data << " " << (rel.empty() ? std::string("NaN") : fixed(geomean(rel), 4));
@@ -382,7 +403,10 @@ void add_bench_command(CLI::App &app) {
                << "set xlabel 'measured trials'\nset ylabel 'best latency / best found'\nset logscale y\nset key top right\n"
                << "plot ";
             for (size_t i = 0; i < all_models.size(); i++)
-                gp << (i ? ", " : "") << "'" << dir << "/curves.dat' using 1:" << i + 2 << " with lines lw 2 title '" << all_models[i] << "'";
+                gp << (i ? ", " : "") << "'" << dir << "/curves.dat' using 1:" << i + 2 << " with lines lw 2 title '" << all_models[i]
+                   << (i >= models.size() && o->ablation_count > 0 && o->ablation_count < int(results.size())
+                           ? " (first " + std::to_string(o->ablation_count) + " workloads)" : std::string())
+                   << "'";
             gp << "\n";
         }
         {
@@ -400,7 +424,7 @@ void add_bench_command(CLI::App &app) {
                << "set boxwidth 0.7\nset xtics rotate by -45\nset ylabel 'speedup (x)'\nset yrange [0:*]\n"
                << "plot '" << dir << "/speedups.dat' using 0:2:xtic(1) with boxes notitle, 1 with lines dt 2 notitle\n";
         }
-        if (has_static && o->efficiency_count > 0 && o->efficiency > o->trials) {
+        if (efficiency_study) {
             std::ofstream data(dir + "/efficiency.dat");
             data << "# trial static " << lead << "\n";
             for (int t = 0; t < o->efficiency; t++) {
@@ -429,6 +453,11 @@ void add_bench_command(CLI::App &app) {
         for (const char *name : {"curves", "speedups", "efficiency"}) {
             const std::string script = dir + "/" + name + ".gp";
             if (!std::filesystem::exists(script)) continue;
+            const bool produced = std::string(name) != "efficiency" || efficiency_study;
+            if (!produced) {  // an earlier invocation's plot in the same folder
+                for (const char *ext : {".gp", ".dat", ".png"}) std::filesystem::remove(dir + "/" + name + ext);
+                continue;
+            }
             plots += run_gnuplot(script) ? std::string("![") + name + "](" + name + ".png)\n\n"
                                          : std::string("(") + name + ".png: gnuplot failed; the data is in " + name + ".dat)\n\n";
         }
@@ -441,7 +470,7 @@ void add_bench_command(CLI::App &app) {
         }
         else command << " --count " << o->count;
         command << " --models " << o->models << " --ablations " << o->ablations << " --trials " << o->trials << " --efficiency "
-                << o->efficiency << " --efficiency-count " << o->efficiency_count << " --seeds " << o->seeds << " --rounds "
+                << o->efficiency << " --efficiency-count " << o->efficiency_count << " --ablation-count " << o->ablation_count << " --seeds " << o->seeds << " --rounds "
                 << o->rounds << " --networks " << o->networks << " --network-trials " << o->network_trials << " --threads "
                 << o->measure.threads << " --seed " << o->seed;
         if (!o->peers.empty()) command << " --peers " << o->peers;
