@@ -3,8 +3,8 @@
 //   2. Tuning: every model (world, static, random) searches each workload for --trials trials with --seeds
 //      seeds, and every ablation (world-initial, world-final) the first --ablation-count workloads; on the
 //      first --efficiency-count workloads the static model goes on to --efficiency trials (sample
-//      efficiency: 10x the budget). Then every
-//      subgraph of each --networks preset is tuned by the lead model (--network-trials, seed 1).
+//      efficiency: 10x the budget). Then every subgraph of each --networks preset is tuned by the lead
+//      model (--network-trials, seed 1).
 //      Every trial is stored at once: a resumed bench measures only what is missing.
 //   3. Comparison phase, after all tuning: each run's best schedule within its budget is re-measured in
 //      --rounds rounds (shuffled order), beside every peer, with the same harness and thread count; each
@@ -200,7 +200,7 @@ void add_bench_command(CLI::App &app) {
             res.spec = specs[w];
             res.flops = build_workload(spec)->flops;
             std::fprintf(stderr, "[%zu/%zu] %s\n", w + 1, specs.size(), res.spec.c_str());
-            const bool efficiency = has_static && int(w) < o->efficiency_count && o->efficiency > o->trials;
+            const bool efficiency = efficiency_study && int(w) < o->efficiency_count;
             const bool ablated = o->ablation_count == 0 || int(w) < o->ablation_count;
             for (const std::string &m : all_models) {
                 if (!ablated && std::find(ablations.begin(), ablations.end(), m) != ablations.end()) continue;

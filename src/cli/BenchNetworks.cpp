@@ -35,10 +35,11 @@ NetworkEstimate measure_network(const std::string &network, const std::vector<st
     NetworkEstimate est;
     est.network = network;
     for (const PresetEntry &e : preset(network)) {
+        const WorkloadSpec spec = WorkloadSpec::parse(e.spec);
         SubgraphEstimate s;
-        s.spec = WorkloadSpec::parse(e.spec).canonical();
+        s.spec = spec.canonical();
         s.count = e.count;
-        s.libtorch_note = baseline_unavailable_reason("libtorch", WorkloadSpec::parse(e.spec));
+        s.libtorch_note = baseline_unavailable_reason("libtorch", spec);
         est.subgraphs.push_back(s);
     }
     if (bests.size() != est.subgraphs.size()) throw std::logic_error("measure_network: one best schedule per subgraph expected");

@@ -18,11 +18,14 @@ RunTime load_run_time(const RecordStore &store, const std::string &key) {
     RunTime t;
     const std::optional<std::string> text = store.note(key);
     if (!text) return t;
-    const nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
-    if (!j.is_object()) return t;  // unreadable timing only loses the timing, never the records
-    t.wall_seconds = j.value("wall_s", 0.0);
-    t.model_seconds = j.value("model_s", 0.0);
-    t.trials = j.value("trials", 0);
+    try {
+        const nlohmann::json j = nlohmann::json::parse(*text);
+        t.wall_seconds = j.at("wall_s").get<double>();
+        t.model_seconds = j.at("model_s").get<double>();
+        t.trials = j.at("trials").get<int>();
+    } catch (const nlohmann::json::exception &) {
+        return RunTime{};  // unreadable timing only loses the timing, never the records
+    }
     return t;
 }
 
@@ -31,9 +34,10 @@ void save_run_time(RecordStore &store, const std::string &key, const RunTime &t)
     store.set_note(key, j.dump());
 }
 
-}  // namespace
-
+/// The note under which tune_run keeps a run's RunTime.
 std::string run_time_key(const std::string &source, const std::string &spec) { return "run-time:" + source + ":" + spec; }
+
+}  // namespace
 
 TuningRun tune_run(RecordStore &store, const WorkloadSpec &spec, const std::string &model_name, uint64_t seed, int trials,
                    const MeasureParams &mp, const std::string &source, const CostModelParams &model_params) {

@@ -39,9 +39,6 @@ struct TuningRun {
 TuningRun tune_run(RecordStore &store, const WorkloadSpec &spec, const std::string &model, uint64_t seed, int trials,
                    const MeasureParams &measure, const std::string &source, const CostModelParams &model_params);
 
-/// The note key under which tune_run keeps a run's RunTime.
-std::string run_time_key(const std::string &source, const std::string &spec);
-
 /// The best correct schedule among the first `budget` records.
 std::optional<ActionList> best_within(const std::vector<Record> &run, int budget);
 /// Best latency after each of the first `budget` trials (0 until one succeeded).
