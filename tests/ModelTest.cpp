@@ -1,6 +1,7 @@
 // Cost models: static features are deterministic and see the schedule; the static (Ansor) model learns a
 // ranking from measured results, refuses invalid states, saves and loads; the factory knows every model.
 #include "lower/StateText.h"
+#include "model/BlendModel.h"
 #include "model/CostModel.h"
 #include "model/StaticFeatures.h"
 #include "model/StaticModel.h"
@@ -10,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -233,6 +235,51 @@ TEST(ModelTest, StaticModelLearnsARanking) {
     std::remove(path.c_str());
     StaticModel untrained;
     EXPECT_THROW(untrained.save(path), ModelError);
+}
+
+TEST(ModelTest, NormalizedRanksShareTiesAndKeepRefusals) {
+    const double inf = std::numeric_limits<double>::infinity();
+    const std::vector<double> r = normalized_ranks({3.0, -inf, 1.0, 3.0, 2.0});
+    ASSERT_EQ(r.size(), 5u);
+    EXPECT_DOUBLE_EQ(r[2], 0.0);
+    EXPECT_DOUBLE_EQ(r[4], 1.0 / 3.0);
+    EXPECT_DOUBLE_EQ(r[0], 2.5 / 3.0);
+    EXPECT_DOUBLE_EQ(r[3], 2.5 / 3.0);
+    EXPECT_TRUE(std::isinf(r[1]) && r[1] < 0);
+    EXPECT_EQ(normalized_ranks({}).size(), 0u);
+}
+
+// world+static: the world model alone until the static model has trained, then the mean of the two
+// models' normalized ranks (each model fed the same measurements).
+TEST(ModelTest, BlendIsTheWorldModelThenTheMeanOfBothRanks) {
+    CostModelParams params;
+    params.seed = 5;
+    params.threads = 1;
+    params.world_bundle = std::string(WORLDTUNE_SOURCE_DIR) + "/models/world";
+    const WorkloadSpec spec = WorkloadSpec::parse(kSmallMatmul);
+    const std::vector<ActionList> candidates = sample_valid(spec, 60, 5);
+    const std::vector<ActionList> train(candidates.begin(), candidates.begin() + 40);
+    const std::vector<ActionList> held_out(candidates.begin() + 40, candidates.end());
+    std::unique_ptr<CostModel> blend = make_cost_model("world+static", params);
+    std::unique_ptr<CostModel> world = make_cost_model("world", params);
+    StaticModel alone(params);
+    EXPECT_EQ(blend->name(), "world+static");
+    for (CostModel *m : {blend.get(), world.get(), static_cast<CostModel *>(&alone)}) m->set_task(spec);
+    EXPECT_EQ(blend->predict(held_out), world->predict(held_out));
+
+    std::vector<MeasureResult> results;
+    for (const ActionList &a : train) results.push_back(synthetic_result(spec, a));
+    for (CostModel *m : {blend.get(), world.get(), static_cast<CostModel *>(&alone)}) m->update(results);
+    ASSERT_TRUE(alone.trained());
+    const std::vector<double> scores = blend->predict(held_out);
+    const std::vector<double> a = normalized_ranks(world->predict(held_out)), b = normalized_ranks(alone.predict(held_out));
+    ASSERT_EQ(scores.size(), held_out.size());
+    for (size_t i = 0; i < scores.size(); i++) {
+        EXPECT_GE(scores[i], 0.0);
+        EXPECT_LE(scores[i], 1.0);
+        EXPECT_NEAR(scores[i], 0.5 * (a[i] + b[i]), 1e-9) << i;
+    }
+    EXPECT_GT(*std::max_element(scores.begin(), scores.end()), *std::min_element(scores.begin(), scores.end()));
 }
 
 TEST(ModelTest, FactoryKnowsEveryModel) {

@@ -25,7 +25,9 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <cstring>
 #include <fstream>
+#include <sstream>
 
 using namespace worldtune;
 
@@ -396,8 +398,8 @@ TEST(WorldModel, CommandsTrainEvalAndRefuseBrokenBundles) {
 // report with its plots, and refuses a workload of the train split.
 TEST(WorldModel, BenchWritesTheReportAndPlots) {
     const std::string &dir = tiny_bundle();
-    const std::string out = temp_path("bench_out");
-    const std::string common = "bench --dataset " + tiny_dataset() + " --bundle " + dir + " --db " + temp_path("bench.db") +
+    const std::string out = temp_path("bench_out"), db = temp_path("bench.db");
+    const std::string common = "bench --dataset " + tiny_dataset() + " --bundle " + dir + " --db " + db +
                                " --out " + out + " --threads 1 --repeats 1 --min-time 0 --peers none --seeds 1 --rounds 1";
     std::string text;
     const std::string first = common + " --specs matmul:M=20,N=12,K=8 --models world,static,random --ablations world-initial"
@@ -442,6 +444,27 @@ TEST(WorldModel, BenchWritesTheReportAndPlots) {
         if (w.split == SplitKind::Train) train_spec = w.spec;
     EXPECT_EQ(test::run_worldtune(common + " --specs " + train_spec, text), 1) << text;
     EXPECT_NE(text.find("is in the dataset's train split"), std::string::npos) << text;
+
+    // `worldtune replay` ranks the bench's measured schedules with each model after 0 and 2 of a run's
+    // measurements: one row per model and count, every ratio in (0, 1].
+    const std::string replay = "replay --db " + db + " --bundle " + dir + " --threads 1 --batch 2";
+    ASSERT_EQ(test::run_worldtune(replay + " --models world,static --after 0,2 --pool 6 --runs 2", text), 0) << text;
+    for (const char *row : {"world                 0", "world                 2", "static                2"}) {
+        const size_t at = text.find(row);
+        ASSERT_NE(at, std::string::npos) << row << "\n" << text;
+        std::istringstream line(text.substr(at + std::strlen(row)));
+        int runs = 0;
+        double top1 = 0, top_batch = 0, mean_batch = 0;
+        line >> runs >> top1 >> top_batch >> mean_batch;
+        EXPECT_GT(runs, 0) << text;
+        for (double v : {top1, top_batch, mean_batch}) EXPECT_TRUE(v > 0 && v <= 1.0) << row << ": " << v;
+        EXPECT_GE(top_batch, top1) << row;  // the best of the top 2 is at least as fast as the top 1
+        EXPECT_GE(top_batch, mean_batch) << row;
+    }
+    EXPECT_EQ(test::run_worldtune(replay + " --after 2,x", text), 1) << text;
+    EXPECT_NE(text.find("--after takes counts"), std::string::npos) << text;
+    EXPECT_EQ(test::run_worldtune("replay --db " + temp_path("no_such.db"), text), 1) << text;
+    EXPECT_NE(text.find("no records database"), std::string::npos) << text;
 }
 
 // The shipped bundle (models/world) opens and ranks candidates of an unseen workload without lowering

@@ -25,6 +25,7 @@ int main(int argc, char **argv) {
     add_dataset_commands(app);
     add_train_commands(app);
     add_bench_command(app);
+    add_replay_command(app);
     add_worker_command(app);
     add_baseline_command(app);
     try {
