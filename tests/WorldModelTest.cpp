@@ -402,10 +402,11 @@ TEST(WorldModel, BenchWritesTheReportAndPlots) {
     const std::string common = "bench --dataset " + tiny_dataset() + " --bundle " + dir + " --db " + db +
                                " --out " + out + " --threads 1 --repeats 1 --min-time 0 --peers none --seeds 1 --rounds 1";
     std::string text;
-    const std::string first = common + " --specs matmul:M=20,N=12,K=8 --models world,static,random --ablations world-initial"
+    const std::string first = common + " --specs matmul:M=20,N=12,K=8 --models world,world+static,static,random --ablations world-initial"
                                        " --trials 4 --efficiency 8 --efficiency-count 1 --networks none";
     ASSERT_EQ(test::run_worldtune(first, text), 0) << text;
     EXPECT_NE(text.find("world@4 vs static@4"), std::string::npos) << text;
+    EXPECT_NE(text.find("world+static@4 vs static@4"), std::string::npos) << text;
     EXPECT_NE(text.find("## Ablations"), std::string::npos) << text;
     EXPECT_NE(text.find("## Sample efficiency"), std::string::npos) << text;
     EXPECT_TRUE(std::filesystem::exists(out + "/report.md"));
