@@ -1,10 +1,10 @@
 // `worldtune bench`: the head-to-head evaluation from one command, resumable, into a report folder.
 //   1. Workloads: preset subgraphs that are not in the dataset's train split (or the given specs, checked).
 //   2. Tuning: every model (world, world+static, static, random) searches each workload for --trials
-//      trials with --seeds seeds, and every ablation (world-initial, world-final) the first --ablation-count workloads; on the
-//      first --efficiency-count workloads the static model goes on to --efficiency trials (sample
-//      efficiency: 10x the budget). Then every subgraph of each --networks preset is tuned by the lead
-//      model (--network-trials, seed 1).
+//      trials with --seeds seeds, and every ablation (world-initial, world-final) the first
+//      --ablation-count workloads; on the first --efficiency-count workloads the static model goes on to
+//      --efficiency trials (sample efficiency: 10x the budget). Then every subgraph of each --networks
+//      preset is tuned by the lead model (--network-trials, seed 1).
 //      Every trial is stored at once: a resumed bench measures only what is missing.
 //   3. Comparison phase, after all tuning: each run's best schedule within its budget is re-measured in
 //      --rounds rounds (shuffled order), beside every peer, with the same harness and thread count; each
