@@ -4,7 +4,8 @@
 For each model (sources "bench:<model>:seed<k>"), the geometric mean over workloads and seeds of a run's
 best latency after N trials divided by the best latency any run found for that workload (1.0 = every run
 found the best), over the workloads every model run on them has finished; and per workload the median
-over seeds of the best latency after --trials trials. These are tuning-time measurements; the bench's report re-measures each run's best side by side.
+over seeds of the best latency after --trials trials, with each model's geometric-mean speedup over the
+static model on those medians. These are tuning-time measurements; the bench's report re-measures each run's best side by side.
 
 usage: scripts/bench_progress.py BENCH_DB [--at 1,16,32,64] [--trials 64] [--markdown]
 """
@@ -64,12 +65,21 @@ def main():
         print(f"{n:6d}  " + "  ".join(f"{c:>16}" for c in cells))
     print(f"\nmedian over seeds of the best latency after {a.trials} trials (us)")
     print(f"{'workload':48}" + "".join(f"{m:>15}" for m in models))
+    median = {}  # (spec, model) -> median over seeds of the best after --trials
     for s in specs:
         cells = []
         for m in models:
             v = sorted(min(v[:a.trials]) for k, v in runs.items() if k[0] == s and k[1] == m and len(v) >= a.trials)
-            cells.append(f"{v[len(v) // 2] * 1e6:15.1f}" if v else f"{'-':>15}")
+            if v:
+                median[(s, m)] = v[len(v) // 2]
+            cells.append(f"{median[(s, m)] * 1e6:15.1f}" if v else f"{'-':>15}")
         print(f"{s[:47]:48}" + "".join(cells))
+    if any(k[1] == "static" for k in median):
+        cells = []
+        for m in models:
+            logs = [math.log(median[(s, "static")] / median[(s, m)]) for s in specs if (s, m) in median and (s, "static") in median]
+            cells.append(f"{math.exp(sum(logs) / len(logs)):.3f}x ({len(logs)})" if logs else "-")
+        print(f"{'geomean speedup over static (workloads)':48}" + "".join(f"{c:>15}" for c in cells))
 
 
 if __name__ == "__main__":
