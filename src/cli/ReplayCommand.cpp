@@ -12,6 +12,7 @@
 // its top-B (one tuning batch, --batch), and the geometric mean latency of its top-B. Each is 1.0 when the
 // model puts the pool's fastest first (all B of them, for the last).
 #include "cli/Commands.h"
+#include "cli/TuningRuns.h"
 
 #include "model/CostModel.h"
 #include "store/RecordStore.h"
@@ -67,13 +68,6 @@ struct Score {
     std::vector<double> top1, top_batch, batch_mean;
 };
 
-double geomean(const std::vector<double> &v) {
-    if (v.empty()) return NAN;
-    double s = 0;
-    for (double x : v) s += std::log(x);
-    return std::exp(s / double(v.size()));
-}
-
 }  // namespace
 
 void add_replay_command(CLI::App &app) {
@@ -101,9 +95,9 @@ void add_replay_command(CLI::App &app) {
             if (after.back() < 0) throw CommandError("--after counts must be >= 0");
         }
         const std::vector<std::string> models = split_list(o->models);
+        const std::vector<std::string> known = cost_model_names();
         for (const std::string &m : models)
-            if (std::find(cost_model_names().begin(), cost_model_names().end(), m) == cost_model_names().end())
-                throw CommandError("unknown model '" + m + "'");
+            if (std::find(known.begin(), known.end(), m) == known.end()) throw CommandError("unknown model '" + m + "'");
         if (!std::filesystem::exists(o->db)) throw CommandError("no records database at " + o->db);
         const size_t batch = size_t(o->batch);
         const int need = *std::max_element(after.begin(), after.end());
