@@ -3,6 +3,7 @@
 #include "lower/StateText.h"
 #include "model/BlendModel.h"
 #include "model/CostModel.h"
+#include "model/ScheduleFeatures.h"
 #include "model/StaticFeatures.h"
 #include "model/StaticModel.h"
 #include "model/world/WorldBundle.h"
@@ -235,6 +236,49 @@ TEST(ModelTest, StaticModelLearnsARanking) {
     std::remove(path.c_str());
     StaticModel untrained;
     EXPECT_THROW(untrained.save(path), ModelError);
+}
+
+TEST(ModelTest, ScheduleFeaturesFollowTheLoopNest) {
+    const std::vector<FuncInfo> funcs = build_workload("matmul:M=40,N=48,K=36")->func_infos;
+    const ActionList actions = actions_from_json(nlohmann::json::parse(R"([
+        ["SP","out","n",[16],"auto"],["SP","out","m",[4],"auto"],["RE","out",["n_1","m_1","n_0","m_0"]],
+        ["FU","out","n_0","m_0","t"],["AN","out","t","parallel"],["AN","out","n_1","vectorize"],
+        ["AN","out","zz","unroll"],["CA","acc","out","t"],["SO","acc",["m","n"]],
+        ["SP","acc.u0","m",[4],"auto"],["AN","acc.u0","m_1","unroll"]])"));
+    std::map<std::string, float> f;
+    for (const auto &[key, value] : schedule_features(funcs, actions)) f[key] = value;
+    EXPECT_EQ(f["out|vec"], 16);
+    EXPECT_EQ(f["out|vec=n"], 1);
+    EXPECT_EQ(f["out|par"], 3 * 10) << "48/16 times 40/4 tiles, fused";
+    EXPECT_EQ(f["out|unroll"], 1) << "the unknown loop is skipped";
+    EXPECT_EQ(f["out|in|m"], 4);
+    EXPECT_EQ(f["out|pos|m"], 1);
+    EXPECT_EQ(f["out|inner=n"], 1);
+    EXPECT_EQ(f["acc|loc"], 2);
+    EXPECT_EQ(f["acc|at=t"], 1);
+    EXPECT_EQ(f["acc|instances"], 30);
+    EXPECT_EQ(f["acc|store=m"], 1);
+    EXPECT_EQ(f["acc.u0|unroll"], 4);
+    EXPECT_EQ(f["acc.u0|out|m"], 10);
+    EXPECT_EQ(f["acc.u0|pos|k$x"], 0) << "the reduction innermost, Halide's default";
+    EXPECT_EQ(f["acc.u0|pos|m"], 2);
+
+    // Unscheduled: acc is inlined (Halide's default), nothing vectorized.
+    std::map<std::string, float> plain;
+    for (const auto &[key, value] : schedule_features(funcs, {})) plain[key] = value;
+    EXPECT_EQ(plain["acc|loc"], 0);
+    EXPECT_EQ(plain["out|vec"], 0);
+
+    // Columns in first-seen order; a key a row lacks reads 0; the width cuts later columns.
+    FeatureColumns columns;
+    columns.add_keys({{"a", 1}, {"b", 2}});
+    columns.add_keys({{"c", 3}, {"a", 4}});
+    EXPECT_EQ(columns.size(), 3u);
+    std::vector<float> row = {9};
+    columns.append_row({{"c", 5}, {"a", 6}, {"new", 7}}, 3, row);
+    EXPECT_EQ(row, (std::vector<float>{9, 6, 0, 5}));
+    columns.append_row({{"c", 5}, {"a", 6}}, 2, row);
+    EXPECT_EQ(row, (std::vector<float>{9, 6, 0, 5, 6, 0}));
 }
 
 TEST(ModelTest, NormalizedRanksShareTiesAndKeepRefusals) {

@@ -49,6 +49,7 @@ const KindCase kCases[] = {
     {"rfactor", R"([["SP","acc.u0","k$x",[4],"auto"],["RF","acc.u0","k_x_1","ki"],["CR","acc_rf"]])", "acc_intm"},
     {"cache_input", R"([["CH","B","acc"],["CA","B_in_acc","out","m"]])", "B_im"},
     {"cache_func", R"([["CR","acc"],["CH","acc",""],["CR","acc_in"]])", "acc_global_wrapper"},
+    {"storage_order", R"([["CR","acc"],["SO","acc",["m","n"]]])", "acc[(acc.s0.n*40) + acc.s0.m]"},
 };
 
 }  // namespace
@@ -76,12 +77,12 @@ TEST(ScheduleTest, EveryKindRoundTripsThroughJson) {
             tags.insert(a.tag());
         }
     }
-    EXPECT_EQ(tags.size(), 10u) << "every action kind must have a case";
+    EXPECT_EQ(tags.size(), 11u) << "every action kind must have a case";
 }
 
 TEST(ScheduleTest, MalformedActionJsonIsRefused) {
     const char *bad[] = {R"(["XX","out"])", R"(["SP","out","n",[],"auto"])", R"(["SP","out","n",[0],"auto"])",
-                         R"(["SP","out","n",[4],"sideways"])", R"(["AN","out","n","spin"])", R"(["RE","out",["n"]])",
+                         R"(["SP","out","n",[4],"sideways"])", R"(["AN","out","n","spin"])", R"(["RE","out",["n"]])", R"(["SO","acc",["n"]])",
                          R"({"t":"SP"})", R"(["CR"])", R"(["CR",""])"};
     for (const char *text : bad) EXPECT_THROW(Action::from_json(nlohmann::json::parse(text)), ActionFormatError) << text;
 }
@@ -108,6 +109,9 @@ TEST(ScheduleTest, InvalidActionListNamesTheFailingAction) {
     EXPECT_THROW(state_text(spec, parse(R"([["CR","nope"]])")), ScheduleError);
     EXPECT_THROW(state_text(spec, parse(R"([["RF","out","n","q"]])")), ScheduleError);
     EXPECT_THROW(state_text(spec, parse(R"([["CA","acc","ghost","n"]])")), ScheduleError);
+    // A storage order naming a dim the Func does not have, or one dim twice.
+    EXPECT_THROW(state_text(spec, parse(R"([["SO","acc",["m","zz"]]])")), ScheduleError);
+    EXPECT_THROW(state_text(spec, parse(R"([["SO","acc",["m","m"]]])")), ScheduleError);
 }
 
 TEST(ScheduleTest, StateTextIsDeterministicWithinAndAcrossProcesses) {

@@ -17,7 +17,7 @@ constexpr KindRow kKinds[] = {
     {ActionKind::Split, "SP"},       {ActionKind::Reorder, "RE"},       {ActionKind::Fuse, "FU"},
     {ActionKind::Annotate, "AN"},    {ActionKind::ComputeAt, "CA"},     {ActionKind::StoreAt, "SA"},
     {ActionKind::ComputeRoot, "CR"}, {ActionKind::ComputeInline, "CI"}, {ActionKind::RFactor, "RF"},
-    {ActionKind::Cache, "CH"},
+    {ActionKind::Cache, "CH"},       {ActionKind::StorageOrder, "SO"},
 };
 
 constexpr const char *kTailNames[] = {"auto", "guard", "shift", "round"};
@@ -124,6 +124,14 @@ Action Action::cache(std::string func, std::string consumer) {
     return a;
 }
 
+Action Action::storage_order(std::string func, std::vector<std::string> inner_to_outer) {
+    Action a;
+    a.kind = ActionKind::StorageOrder;
+    a.stage = std::move(func);
+    a.dims = std::move(inner_to_outer);
+    return a;
+}
+
 const char *Action::tag() const {
     for (const KindRow &row : kKinds)
         if (row.kind == kind) return row.tag;
@@ -162,6 +170,7 @@ json Action::to_json() const {
     case ActionKind::ComputeInline: return json::array({"CI", stage});
     case ActionKind::RFactor: return json::array({"RF", stage, dims.at(0), dims.at(1)});
     case ActionKind::Cache: return json::array({"CH", stage, consumer});
+    case ActionKind::StorageOrder: return json::array({"SO", stage, dims});
     }
     return json();
 }
@@ -184,12 +193,12 @@ Action Action::from_json(const json &j) {
             if (tail == kTailNames[t]) return split(stage, str_at(j, 2, "dim"), factors, static_cast<TailKind>(t));
         fail(j, "tail must be auto|guard|shift|round");
     }
-    if (tag == "RE") {
+    if (tag == "RE" || tag == "SO") {
         expect_size(j, 3);
-        if (!j[2].is_array() || j[2].size() < 2) fail(j, "reorder needs an array of at least two loop names");
+        if (!j[2].is_array() || j[2].size() < 2) fail(j, tag + " needs an array of at least two loop names");
         std::vector<std::string> order;
         for (size_t i = 0; i < j[2].size(); i++) order.push_back(str_at(j[2], i, "loop name"));
-        return reorder(stage, order);
+        return tag == "RE" ? reorder(stage, order) : storage_order(stage, order);
     }
     if (tag == "FU") {
         expect_size(j, 5);
@@ -220,7 +229,7 @@ Action Action::from_json(const json &j) {
         expect_size(j, 3);
         return cache(stage, str_at(j, 2, "consumer"));
     }
-    fail(j, "unknown tag '" + tag + "' (known: SP RE FU AN CA SA CR CI RF CH)");
+    fail(j, "unknown tag '" + tag + "' (known: SP RE FU AN CA SA CR CI RF CH SO)");
 }
 
 json actions_to_json(const ActionList &actions) {

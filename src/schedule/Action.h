@@ -15,6 +15,8 @@
 //   CH  ["CH", func, consumer]                     cache `func` (a Func or an input) in a wrapper Func
 //                                                  (`in()`), named "<func>_in" for every consumer, or
 //                                                  "<func>_in_<consumer>" for one; "" means every consumer
+//   SO  ["SO", func, [inner, ..., outer]]          storage order of `func`'s pure dims, innermost first
+//                                                  (reorder_storage): which loop may vectorize densely
 // A stage is a Func name ("acc", its pure definition) or "<func>.u<i>" (update i).
 //
 // How to add an action kind:
@@ -32,7 +34,7 @@
 
 namespace worldtune {
 
-enum class ActionKind { Split, Reorder, Fuse, Annotate, ComputeAt, StoreAt, ComputeRoot, ComputeInline, RFactor, Cache };
+enum class ActionKind { Split, Reorder, Fuse, Annotate, ComputeAt, StoreAt, ComputeRoot, ComputeInline, RFactor, Cache, StorageOrder };
 enum class TailKind { Auto, GuardWithIf, ShiftInwards, RoundUp };
 enum class AnnotationKind { Parallel, Vectorize, Unroll };
 
@@ -43,8 +45,8 @@ struct ActionFormatError : std::runtime_error {
 
 struct Action {
     ActionKind kind = ActionKind::ComputeRoot;
-    std::string stage;                ///< the stage (SP RE FU AN RF) or the Func acted on (CA SA CR CI CH)
-    std::vector<std::string> dims;    ///< SP, AN: [dim]; RE: the order; FU: [inner, outer, fused];
+    std::string stage;                ///< the stage (SP RE FU AN RF) or the Func acted on (CA SA CR CI CH SO)
+    std::vector<std::string> dims;    ///< SP, AN: [dim]; RE, SO: the order; FU: [inner, outer, fused];
                                       ///< CA, SA: [consumer dim]; RF: [rvar, new var]
     std::vector<int64_t> factors;     ///< SP: inner extents, outer to inner
     std::string consumer;             ///< CA, SA: the consumer Func; CH: one consumer or ""
@@ -61,6 +63,7 @@ struct Action {
     static Action compute_inline(std::string func);
     static Action rfactor(std::string stage, std::string rvar, std::string var);
     static Action cache(std::string func, std::string consumer = "");
+    static Action storage_order(std::string func, std::vector<std::string> inner_to_outer);
 
     /// The two-letter tag.
     const char *tag() const;

@@ -82,6 +82,7 @@ public:
             return;
         }
         case ActionKind::Cache: return cache(a);
+        case ActionKind::StorageOrder: return storage_order(a);
         }
     }
 
@@ -154,6 +155,21 @@ private:
             s.split(VarOrRVar(current, rvar), VarOrRVar(names[i], rvar), VarOrRVar(inner, rvar), int(product), tail);
             current = inner;
         }
+    }
+
+    void storage_order(const Action &a) {
+        Func f = func(a.stage);
+        std::vector<std::string> args;
+        for (const Var &v : f.args()) args.push_back(v.name());
+        std::vector<Var> order;
+        for (const std::string &d : a.dims) {
+            if (std::find(args.begin(), args.end(), d) == args.end())
+                throw Refusal("Func " + f.name() + " stores no dimension '" + d + "'");
+            for (const Var &v : order)
+                if (v.name() == d) throw Refusal("storage order names '" + d + "' twice");
+            order.push_back(Var(d));
+        }
+        f.reorder_storage(order);
     }
 
     void cache(const Action &a) {

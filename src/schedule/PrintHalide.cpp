@@ -84,6 +84,12 @@ public:
             out << "Func " << identifier(a.created_func()) << " = " << s << ".in("
                 << (a.consumer.empty() ? "" : identifier(a.consumer)) << ");";
             break;
+        case ActionKind::StorageOrder: {
+            out << s << ".reorder_storage(";
+            for (size_t i = 0; i < a.dims.size(); i++) out << (i ? ", " : "") << "Var(\"" << a.dims[i] << "\")";
+            out << ");";
+            break;
+        }
         }
         return out.str();
     }

@@ -91,21 +91,68 @@ void SketchSampler::vectorize_pure(ActionList &out, const std::string &stage, co
     }
 }
 
+void SketchSampler::choose_wide_vector_dim() {
+    wide_vector_dim_.clear();
+    const FuncInfo &f = workload_->func_infos.back();
+    if (f.dims.empty() || f.dims[0].extent >= lanes()) return;
+    for (size_t i = 1; i < f.dims.size(); i++) {
+        if (f.dims[i].extent < lanes()) continue;
+        if (chance(DecisionKind::Structure, params_.p_wide_vector)) wide_vector_dim_ = f.dims[i].name;
+        return;
+    }
+}
+
+size_t SketchSampler::vector_index(const FuncInfo &f, const std::vector<int64_t> &extents) const {
+    if (wide_vector_dim_.empty() || extents.empty() || extents[0] >= lanes()) return 0;
+    for (size_t i = 1; i < f.dims.size() && i < extents.size(); i++)
+        if (f.dims[i].name == wide_vector_dim_ && extents[i] >= lanes()) return i;
+    return 0;
+}
+
+void SketchSampler::vectorize_reduction_func(ActionList &out, const FuncInfo &f, const std::vector<int64_t> &extents, size_t v) {
+    if (f.dims.empty()) return;
+    if (v == 0) return vectorize_pure(out, f.name, f.dims[0], extents[0]);
+    // Store the vectorized dim innermost, split it into vectors and move those innermost.
+    const std::string &dim = f.dims[v].name;
+    std::vector<std::string> storage = {dim}, loops = {inner_name(dim, 1)};
+    for (size_t i = 0; i < f.dims.size(); i++) {
+        if (i == v) {
+            loops.push_back(split_name(dim, 1, 0));
+            continue;
+        }
+        storage.push_back(f.dims[i].name);
+        loops.push_back(f.dims[i].name);
+    }
+    out.push_back(Action::storage_order(f.name, storage));
+    out.push_back(Action::split(f.name, dim, {lanes()}, tail_for(false, lanes(), extents[v])));
+    out.push_back(Action::reorder(f.name, loops));
+    out.push_back(Action::annotate(f.name, inner_name(dim, 1), AnnotationKind::Vectorize));
+}
+
 void SketchSampler::tile_output(ActionList &out, std::vector<int64_t> &tiles, std::string &tile_loop) {
     const FuncInfo &f = workload_->func_infos.back();
+    std::vector<int64_t> extents;
+    for (const LoopDim &d : f.dims) extents.push_back(d.extent);
+    const size_t v = vector_index(f, extents);
     std::vector<std::string> inner, outer;  // innermost first
+    std::string vector_inner;               // the inner tile loop of the vectorized dim
     tiles.clear();
     for (size_t i = 0; i < f.dims.size(); i++) {
         const LoopDim &d = f.dims[i];
-        int64_t tile = d.extent > 1 ? draw_tile(d.extent, i == 0) : 1;
+        int64_t tile = d.extent > 1 ? draw_tile(d.extent, i == v) : 1;
         tiles.push_back(tile);
         if (d.extent <= 1) {
             outer.push_back(d.name);
             continue;
         }
         out.push_back(Action::split(f.name, d.name, {tile}));
+        if (i == v) vector_inner = split_name(d.name, 1, 1);
         inner.push_back(split_name(d.name, 1, 1));
         outer.push_back(split_name(d.name, 1, 0));
+    }
+    if (v != 0 && !vector_inner.empty()) {  // the vectorized loop innermost
+        inner.erase(std::find(inner.begin(), inner.end(), vector_inner));
+        inner.insert(inner.begin(), vector_inner);
     }
     std::vector<std::string> order = inner;
     order.insert(order.end(), outer.begin(), outer.end());
@@ -121,15 +168,15 @@ void SketchSampler::tile_output(ActionList &out, std::vector<int64_t> &tiles, st
     }
     out.push_back(Action::annotate(f.name, fused, AnnotationKind::Parallel));
     tile_loop = k == outer.size() ? fused : outer.front();
-    if (!inner.empty() && f.dims[0].extent > 1 && tiles[0] >= lanes())
-        out.push_back(Action::annotate(f.name, inner.front(), AnnotationKind::Vectorize));
+    if (!vector_inner.empty() && tiles[v] >= lanes())
+        out.push_back(Action::annotate(f.name, vector_inner, AnnotationKind::Vectorize));
 }
 
 void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const std::vector<int64_t> &pure_extents,
-                                bool at_root) {
+                                size_t vector_pure, bool at_root) {
     const int pure_levels = at_root ? 2 : 1;  // splits per pure loop: SSS at root, SS inside a tile
     std::vector<std::string> s_inner, s_mid, s_outer, r_inner, r_outer;
-    std::string vector_loop;  // the innermost piece of the first pure loop, when it is long enough
+    std::string vector_loop;  // the innermost piece of pure loop `vector_pure`, when it is long enough
     size_t pure_index = 0;
     for (const LoopDim &d : stage.dims) {
         if (d.reduction) {
@@ -146,7 +193,7 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
             continue;
         }
         const int64_t extent = pure_extents[pure_index];
-        const bool vector_dim = pure_index == 0;
+        const bool vector_dim = pure_index == vector_pure;
         pure_index++;
         if (extent <= 1) {
             s_outer.push_back(d.name);
@@ -171,6 +218,10 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
         // vectorize only splits that divide the extent.
         if (vector_dim && inner >= lanes() && extent % product == 0)
             vector_loop = s_inner.back();
+    }
+    if (!vector_loop.empty() && vector_loop != s_inner.front()) {  // the vectorized loop innermost
+        s_inner.erase(std::find(s_inner.begin(), s_inner.end(), vector_loop));
+        s_inner.insert(s_inner.begin(), vector_loop);
     }
     // Innermost first: S_inner R_inner S_mid R_outer S_outer (Ansor's S R S R S read from the inside).
     std::vector<std::string> order;
@@ -203,19 +254,23 @@ void SketchSampler::schedule_fused_reduction(ActionList &out, const FuncInfo &f,
             if (output.dims[i].name == d.name) e = std::min(e, tiles[i]);
         extents.push_back(e);
     }
-    if (!f.dims.empty()) vectorize_pure(out, f.name, f.dims[0], extents[0]);
-    for (size_t s = 1; s < f.stages.size(); s++) tile_update(out, f.stages[s], extents, false);
+    const size_t v = vector_index(f, extents);
+    vectorize_reduction_func(out, f, extents, v);
+    for (size_t s = 1; s < f.stages.size(); s++) tile_update(out, f.stages[s], extents, v, false);
 }
 
 void SketchSampler::schedule_root_reduction(ActionList &out, const FuncInfo &f) {
     out.push_back(Action::compute_root(f.name));
     std::vector<int64_t> extents;
     for (const LoopDim &d : f.dims) extents.push_back(d.extent);
+    const size_t v = vector_index(f, extents);
     if (!f.dims.empty()) {
-        vectorize_pure(out, f.name, f.dims[0], extents[0]);
-        if (f.dims.size() > 1) out.push_back(Action::annotate(f.name, f.dims.back().name, AnnotationKind::Parallel));
+        vectorize_reduction_func(out, f, extents, v);
+        // The outermost dim in parallel (its outer piece when it is the one split into vectors).
+        const std::string last = v + 1 == f.dims.size() ? split_name(f.dims.back().name, 1, 0) : f.dims.back().name;
+        if (f.dims.size() > 1) out.push_back(Action::annotate(f.name, last, AnnotationKind::Parallel));
     }
-    for (size_t s = 1; s < f.stages.size(); s++) tile_update(out, f.stages[s], extents, true);
+    for (size_t s = 1; s < f.stages.size(); s++) tile_update(out, f.stages[s], extents, v, true);
 }
 
 bool SketchSampler::schedule_elementwise(ActionList &out, const FuncInfo &f, const std::string &tile_loop, bool tile_allowed) {
@@ -236,6 +291,7 @@ ActionList SketchSampler::build() {
     ActionList out;
     std::vector<int64_t> tiles;
     std::string tile_loop;
+    choose_wide_vector_dim();
     tile_output(out, tiles, tile_loop);
     // Consumers first: a Func may live inside the output's tile only when every consumer does too
     // (computed there, or inlined into something that is); otherwise it goes to the root.

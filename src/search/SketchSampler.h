@@ -3,7 +3,10 @@
 // A sketch fixes the structure of a schedule; random annotation fills in its numbers:
 //   output tiling      split every loop of the output Func into (outer, inner) tiles, outer loops outermost,
 //                      the outermost k outer loops fused into one parallel loop (k random: parallel grain),
-//                      the innermost tile loop vectorized
+//                      the innermost tile loop vectorized; when the innermost loop is shorter than a vector
+//                      (a convolution's 7-wide rows) a decision may vectorize the first loop long enough
+//                      instead (output channels), moved innermost, with the reductions' storage reordered
+//                      so that loop is dense
 //   fused reduction    "multi-level tiling with fusion of the consumer" / "cache write": a reduction Func
 //                      is computed inside the output's tile and its update is tiled S R S R S
 //                      (vectorized innermost pure loop, unrolled register block)
@@ -30,6 +33,8 @@ struct SamplerParams {
     int vector_lanes = 0;            ///< float32 lanes of a vector; 0: the host target's natural width
     double p_root_reduction = 0.3;   ///< chance of the root-reduction sketch instead of the fused one
     double p_inline_elementwise = 0.6;  ///< chance that a simple elementwise producer stays inlined
+    double p_wide_vector = 0.8;      ///< when the output's innermost loop is shorter than a vector: chance
+                                     ///< of vectorizing the first loop that is long enough instead
     int max_tile = 128;              ///< largest tile extent drawn for a loop
     int max_vectors = 4;             ///< largest vectorized loop, in vectors (wider ones crash LLVM 14 on
                                      ///< strided row reductions and spill registers elsewhere)
@@ -82,13 +87,21 @@ private:
     ActionList build();
     int lanes() const;
     int64_t draw_tile(int64_t extent, bool vector_dim);
+    /// The output dim vectorized instead of a too-short innermost one ("" none); drawn once per schedule.
+    std::string wide_vector_dim_;
+    void choose_wide_vector_dim();
+    /// Which of a Func's pure dims to vectorize, given their extents: the innermost one, or the wide one.
+    size_t vector_index(const FuncInfo &f, const std::vector<int64_t> &extents) const;
     void tile_output(ActionList &out, std::vector<int64_t> &tiles, std::string &tile_loop);
     void schedule_fused_reduction(ActionList &out, const FuncInfo &f, const std::vector<int64_t> &tiles);
     void schedule_root_reduction(ActionList &out, const FuncInfo &f);
     /// Schedules a pure producer; returns whether it ends up inside the output's tile (inlined into a
     /// consumer that is, or computed there).
     bool schedule_elementwise(ActionList &out, const FuncInfo &f, const std::string &tile_loop, bool tile_allowed);
-    void tile_update(ActionList &out, const StageInfo &stage, const std::vector<int64_t> &pure_extents, bool parallel_outer);
+    void tile_update(ActionList &out, const StageInfo &stage, const std::vector<int64_t> &pure_extents, size_t vector_pure,
+                     bool parallel_outer);
+    /// Vectorizes f's pure definition along dim `v`; a dim other than the innermost is stored innermost.
+    void vectorize_reduction_func(ActionList &out, const FuncInfo &f, const std::vector<int64_t> &extents, size_t v);
     void vectorize_pure(ActionList &out, const std::string &stage, const LoopDim &inner, int64_t extent);
 };
 

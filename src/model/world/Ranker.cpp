@@ -43,6 +43,15 @@ void set_params(BoosterHandle b, const RankerParams &p) {
     for (const auto &[key, value] : settings) check(XGBoosterSetParam(b, key, value.c_str()), key);
 }
 
+/// The first `to` values of each row of `from` values.
+std::vector<float> narrow_rows(const std::vector<float> &rows, size_t count, int from, int to) {
+    if (from == to) return rows;
+    std::vector<float> out;
+    out.reserve(count * size_t(to));
+    for (size_t i = 0; i < count; i++) out.insert(out.end(), rows.begin() + long(i * size_t(from)), rows.begin() + long(i * size_t(from) + size_t(to)));
+    return out;
+}
+
 double mean_top1(const RankingData &data, const std::vector<float> &scores) {
     RankingMetricsMean mean;
     size_t at = 0;
@@ -108,7 +117,7 @@ Ranker::Ranker(std::string variant, int state_dim) : variant_(std::move(variant)
 Ranker::~Ranker() {
     if (booster_) XGBoosterFree(booster_);
 }
-Ranker::Ranker(Ranker &&o) noexcept : variant_(std::move(o.variant_)), state_dim_(o.state_dim_), booster_(o.booster_), base_(o.base_) {
+Ranker::Ranker(Ranker &&o) noexcept : variant_(std::move(o.variant_)), state_dim_(o.state_dim_), booster_(o.booster_), base_(o.base_), extra_width_(o.extra_width_) {
     o.booster_ = nullptr;
 }
 Ranker &Ranker::operator=(Ranker &&o) noexcept {
@@ -118,6 +127,7 @@ Ranker &Ranker::operator=(Ranker &&o) noexcept {
         state_dim_ = o.state_dim_;
         booster_ = o.booster_;
         base_ = o.base_;
+        extra_width_ = o.extra_width_;
         o.booster_ = nullptr;
     }
     return *this;
@@ -172,12 +182,14 @@ int Ranker::train(const RankingData &train, const RankingData *val, const Ranker
 
 void Ranker::train_on_top(const Ranker &base, const RankingData &data, const RankerParams &params) {
     if (data.size() == 0) return;
+    if (data.width < base.width())
+        throw std::runtime_error("ranker: online rows have " + std::to_string(data.width) + " features, the base reads " + std::to_string(base.width()));
     DMatrixHandle d = matrix(data.rows, data.size(), data.width);
     BoosterHandle b = nullptr;
     try {
         check(XGDMatrixSetFloatInfo(d, "label", data.labels.data(), data.size()), "labels");
         check(XGDMatrixSetUIntInfo(d, "group", data.groups.data(), data.groups.size()), "groups");
-        const std::vector<double> base_scores = base.predict(data.rows, data.size());
+        const std::vector<double> base_scores = base.predict(narrow_rows(data.rows, data.size(), data.width, base.width()), data.size());
         const std::vector<float> base_margin(base_scores.begin(), base_scores.end());
         check(XGDMatrixSetFloatInfo(d, "base_margin", base_margin.data(), base_margin.size()), "base margin");
         DMatrixHandle cache[] = {d};
@@ -193,6 +205,7 @@ void Ranker::train_on_top(const Ranker &base, const RankingData &data, const Ran
     if (booster_) XGBoosterFree(booster_);
     booster_ = b;
     base_ = &base;
+    extra_width_ = data.width - base.width();
 }
 
 std::vector<double> Ranker::predict(const std::vector<float> &rows, size_t count) const {
@@ -209,7 +222,7 @@ std::vector<double> Ranker::predict(const std::vector<float> &rows, size_t count
     XGDMatrixFree(d);
     std::vector<double> scores(m.begin(), m.end());
     if (base_) {
-        const std::vector<double> b = base_->predict(rows, count);
+        const std::vector<double> b = base_->predict(narrow_rows(rows, count, width(), base_->width()), count);
         for (size_t i = 0; i < scores.size(); i++) scores[i] += b[i];
     }
     return scores;

@@ -70,7 +70,8 @@ public:
     /// Trains on `train`; with validation data, keeps the round count with the best mean top-1 score
     /// (checked every 25 rounds). Returns the rounds kept.
     int train(const RankingData &train, const RankingData *val, const RankerParams &params);
-    /// Trains an online correction on top of `base` (its margins as base margin) for `rounds` rounds.
+    /// Trains an online correction on top of `base` (its margins as base margin) for `rounds` rounds. Rows
+    /// may be wider than the base's: the base reads their first base.width() values, the correction all.
     void train_on_top(const Ranker &base, const RankingData &data, const RankerParams &params);
     /// Scores of rows (width floats each; higher = faster). With a base (train_on_top), includes its margin.
     std::vector<double> predict(const std::vector<float> &rows, size_t count) const;
@@ -78,7 +79,7 @@ public:
     bool trained() const;
     const std::string &variant() const { return variant_; }
     int state_dim() const { return state_dim_; }
-    int width() const { return state_dim_ + kActionStatFeatures + kHardwareFeatures; }
+    int width() const { return state_dim_ + kActionStatFeatures + kHardwareFeatures + extra_width_; }
 
     void save(const std::string &path) const;
     /// Throws std::runtime_error for a missing file, another format, version, variant or width.
@@ -89,6 +90,7 @@ private:
     int state_dim_ = 0;
     void *booster_ = nullptr;            ///< BoosterHandle
     const Ranker *base_ = nullptr;       ///< for online corrections
+    int extra_width_ = 0;                ///< features of an online correction beyond its base's
 };
 
 }  // namespace worldtune

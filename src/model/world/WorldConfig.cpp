@@ -52,6 +52,7 @@ void for_each_field(Config &c, Visit &&visit) {
     visit("ranker_eta", c.ranker_eta);
     visit("online_rounds", c.online_rounds);
     visit("online_eta", c.online_eta);
+    visit("online_schedule_features", c.online_schedule_features);
     visit("seed", c.seed);
     visit("threads", c.threads);
 }

@@ -70,6 +70,8 @@ struct WorldConfig {
     double ranker_eta = 0.1;
     int online_rounds = 30;        ///< rounds of the online correction trained on a run's measurements
     double online_eta = 0.3;       ///< its learning rate (the correction must outweigh the prior as data grows)
+    bool online_schedule_features = true;  ///< the correction also reads the schedule's simulated loop nest
+                                           ///< (ScheduleFeatures.h; no lowering); false: the ranker's row only
 
     uint64_t seed = 1;
     int threads = 2;

@@ -73,6 +73,22 @@ void WorldModel::set_task(const WorkloadSpec &spec) {
     auto it = z0_cache_.find(key);
     if (it == z0_cache_.end()) it = z0_cache_.emplace(key, encode_text(state_text(spec, {}))).first;
     z0_ = it->second;
+    auto f = funcs_cache_.find(key);
+    if (f == funcs_cache_.end()) f = funcs_cache_.emplace(key, build_workload(spec)->func_infos).first;
+    funcs_ = &f->second;
+}
+
+std::vector<float> WorldModel::online_rows(const std::vector<ActionList> &candidates, const std::vector<float> &rows,
+                                           size_t columns) const {
+    if (columns == 0) return rows;
+    const size_t base = size_t(ranker_.width());
+    std::vector<float> out;
+    out.reserve(candidates.size() * (base + columns));
+    for (size_t i = 0; i < candidates.size(); i++) {
+        out.insert(out.end(), rows.begin() + long(i * base), rows.begin() + long((i + 1) * base));
+        online_columns_.append_row(schedule_features(*funcs_, candidates[i]), columns, out);
+    }
+    return out;
 }
 
 std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candidates, std::vector<bool> *valid) {
@@ -114,7 +130,8 @@ std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candi
 std::vector<double> WorldModel::predict(const std::vector<ActionList> &candidates) {
     std::vector<bool> valid;
     const std::vector<float> rows = feature_rows(candidates, &valid);
-    std::vector<double> scores = online_trained_ ? online_.predict(rows, candidates.size()) : ranker_.predict(rows, candidates.size());
+    std::vector<double> scores = online_trained_ ? online_.predict(online_rows(candidates, rows, online_width_), candidates.size())
+                                                 : ranker_.predict(rows, candidates.size());
     for (size_t i = 0; i < scores.size(); i++)
         if (!valid[i]) scores[i] = -std::numeric_limits<double>::infinity();
     return scores;
@@ -133,25 +150,41 @@ void WorldModel::update(const std::vector<MeasureResult> &results) {
     }
     if (!added) return;
     // The online correction learns from every task measured in this run, one group per task.
-    RankingData data;
     const WorkloadSpec current = task_;
     const bool had_task = has_task_;
+    struct Group {
+        std::vector<ActionList> actions;
+        std::vector<double> latencies;
+        std::vector<float> rows;  ///< feature_rows
+        const std::vector<FuncInfo> *funcs;
+    };
+    std::vector<Group> groups;
     for (const auto &[spec, list] : measured_) {
         int ok = 0;
         for (const auto &entry : list) ok += entry.second > 0;
         if (ok < 2) continue;
         set_task(WorkloadSpec::parse(spec));
-        std::vector<ActionList> actions;
-        std::vector<double> latencies;
+        Group g;
         for (const auto &entry : list) {
-            actions.push_back(entry.first);
-            latencies.push_back(entry.second);
+            g.actions.push_back(entry.first);
+            g.latencies.push_back(entry.second);
         }
-        const std::vector<float> rows = feature_rows(actions);
+        g.rows = feature_rows(g.actions);
+        g.funcs = funcs_;
+        if (bundle_.config.online_schedule_features)
+            for (const ActionList &a : g.actions) online_columns_.add_keys(schedule_features(*funcs_, a));
+        groups.push_back(std::move(g));
+    }
+    const size_t columns = bundle_.config.online_schedule_features ? online_columns_.size() : 0;
+    RankingData data;
+    for (Group &g : groups) {
+        funcs_ = g.funcs;
+        const std::vector<float> rows = online_rows(g.actions, g.rows, columns);
+        const size_t width = size_t(ranker_.width()) + columns;
         std::vector<std::vector<float>> group;
-        for (size_t i = 0; i < actions.size(); i++)
-            group.emplace_back(rows.begin() + long(i * size_t(ranker_.width())), rows.begin() + long((i + 1) * size_t(ranker_.width())));
-        data.add_group(group, latencies);
+        for (size_t i = 0; i < g.actions.size(); i++)
+            group.emplace_back(rows.begin() + long(i * width), rows.begin() + long((i + 1) * width));
+        data.add_group(group, g.latencies);
     }
     if (had_task) set_task(current);
     if (data.size() == 0) return;
@@ -163,6 +196,7 @@ void WorldModel::update(const std::vector<MeasureResult> &results) {
     p.threads = 1;
     p.seed = bundle_.config.seed;
     online_.train_on_top(ranker_, data, p);
+    online_width_ = columns;
     online_trained_ = true;
 }
 

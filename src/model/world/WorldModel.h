@@ -4,7 +4,9 @@
 // each candidate's actions out from z_0 with the transition (plain C++, never lowering the candidate) and
 // scores the predicted terminal state z^_T, with the action statistics and hardware features, by the
 // shipped ranker. update learns online: an XGBoost correction trained on this run's measurements, with the
-// shipped ranker's scores as its base margin (encoder and transition stay frozen).
+// shipped ranker's scores as its base margin (encoder and transition stay frozen). The correction reads the
+// ranker's row and the schedule's simulated loop nest (ScheduleFeatures.h, read from the actions: still no
+// lowering), which is what tells one task's candidates apart once its own measurements are in.
 //
 // Ablation variants use the same bundle: "world-initial" scores E(s_0) (no transition: only the action
 // statistics tell candidates apart), "world-final" lowers and encodes each candidate's real final state
@@ -14,6 +16,7 @@
 #pragma once
 
 #include "model/CostModel.h"
+#include "model/ScheduleFeatures.h"
 #include "model/world/Ranker.h"
 #include "model/world/Rollout.h"
 #include "model/world/WorldBundle.h"
@@ -47,6 +50,8 @@ public:
     std::vector<std::vector<float>> encode_texts(const std::vector<std::string> &texts) const;
     /// The ranker's feature rows of candidates of the current task (what predict scores).
     std::vector<float> feature_rows(const std::vector<ActionList> &candidates, std::vector<bool> *valid = nullptr);
+    /// The online correction's rows: feature_rows widened by `columns` schedule-feature columns.
+    std::vector<float> online_rows(const std::vector<ActionList> &candidates, const std::vector<float> &rows, size_t columns) const;
     const WorldBundle &bundle() const { return bundle_; }
     WorldVariant variant() const { return variant_; }
 
@@ -63,6 +68,10 @@ private:
     bool has_task_ = false;
     std::vector<float> z0_;
     std::map<std::string, std::vector<float>> z0_cache_;
+    std::map<std::string, std::vector<FuncInfo>> funcs_cache_;  ///< the stages of each task
+    const std::vector<FuncInfo> *funcs_ = nullptr;              ///< those of the current task
+    FeatureColumns online_columns_;  ///< the schedule features' columns, as the online data met them
+    size_t online_width_ = 0;        ///< of those, the ones the trained correction reads
     nlohmann::json hardware_;
     /// This run's measurements per task: (actions, latency; <= 0 failed).
     std::map<std::string, std::vector<std::pair<ActionList, double>>> measured_;

@@ -1,0 +1,209 @@
+#include "model/ScheduleFeatures.h"
+
+#include <algorithm>
+#include <map>
+
+namespace worldtune {
+
+namespace {
+
+struct Loop {
+    std::string name;
+    std::string origin;  ///< the stage's original dim it was split from ("" for a fused loop)
+    int64_t extent = 1;
+    bool vectorized = false, unrolled = false, parallel = false;
+};
+
+struct Placement {
+    int location = 0;  ///< 0 inlined, 1 root, 2 at a consumer's loop
+    std::string consumer, loop;
+    std::string store_inner;
+};
+
+/// The loop nests of a pipeline's stages (innermost first) as its directives reshape them.
+class NestSimulator {
+public:
+    explicit NestSimulator(const std::vector<FuncInfo> &funcs) : funcs_(funcs) {
+        for (const FuncInfo &f : funcs)
+            for (const StageInfo &s : f.stages) {
+                std::vector<Loop> &loops = nests_[s.name];
+                for (const LoopDim &d : s.dims) loops.push_back({d.name, d.name, std::max<int64_t>(1, d.extent)});
+            }
+    }
+
+    void apply(const Action &a) {
+        switch (a.kind) {
+        case ActionKind::Split: return split(a);
+        case ActionKind::Reorder: return reorder(a);
+        case ActionKind::Fuse: return fuse(a);
+        case ActionKind::Annotate: return annotate(a);
+        case ActionKind::ComputeAt: placements_[a.stage] = {2, a.consumer, a.dims.at(0), placements_[a.stage].store_inner}; return;
+        case ActionKind::ComputeRoot: placements_[a.stage].location = 1; return;
+        case ActionKind::ComputeInline: placements_[a.stage].location = 0; return;
+        case ActionKind::StorageOrder:
+            if (!a.dims.empty()) placements_[a.stage].store_inner = a.dims.front();
+            return;
+        case ActionKind::StoreAt:
+        case ActionKind::RFactor:
+        case ActionKind::Cache: return;
+        }
+    }
+
+    KeyedFeatures features() const {
+        KeyedFeatures out;
+        for (const FuncInfo &f : funcs_) {
+            for (const StageInfo &s : f.stages) stage_features(s, out);
+            if (f.is_output) continue;
+            auto it = placements_.find(f.name);
+            const Placement p = it == placements_.end() ? Placement{} : it->second;
+            out.emplace_back(f.name + "|loc", float(p.location));
+            if (!p.store_inner.empty()) out.emplace_back(f.name + "|store=" + p.store_inner, 1.0f);
+            float instances = p.location == 1 ? 1.0f : 0.0f;
+            if (p.location == 2) {
+                out.emplace_back(f.name + "|at=" + p.loop, 1.0f);
+                instances = float(instances_at(p.consumer, p.loop));
+            }
+            out.emplace_back(f.name + "|instances", instances);
+        }
+        return out;
+    }
+
+private:
+    const std::vector<FuncInfo> &funcs_;
+    std::map<std::string, std::vector<Loop>> nests_;
+    std::map<std::string, Placement> placements_;
+
+    std::vector<Loop> *nest(const std::string &stage) {
+        auto it = nests_.find(stage);
+        return it == nests_.end() ? nullptr : &it->second;
+    }
+
+    static std::vector<Loop>::iterator find(std::vector<Loop> &loops, const std::string &name) {
+        return std::find_if(loops.begin(), loops.end(), [&](const Loop &l) { return l.name == name; });
+    }
+
+    void split(const Action &a) {
+        std::vector<Loop> *loops = nest(a.stage);
+        if (!loops || a.factors.empty()) return;
+        auto it = find(*loops, a.dims.at(0));
+        if (it == loops->end()) return;
+        const Loop whole = *it;
+        int64_t product = 1;
+        for (int64_t f : a.factors) product *= std::max<int64_t>(1, f);
+        const std::vector<std::string> names = a.split_names();  // outermost first
+        std::vector<Loop> pieces;                                 // innermost first
+        for (size_t i = a.factors.size(); i >= 1; i--) pieces.push_back({names[i], whole.origin, a.factors[i - 1]});
+        pieces.push_back({names[0], whole.origin, (whole.extent + product - 1) / product});
+        const auto at = loops->erase(it);
+        loops->insert(at, pieces.begin(), pieces.end());
+    }
+
+    void reorder(const Action &a) {
+        std::vector<Loop> *loops = nest(a.stage);
+        if (!loops) return;
+        std::vector<size_t> slots;
+        std::vector<Loop> moved;
+        for (const std::string &name : a.dims) {
+            auto it = find(*loops, name);
+            if (it == loops->end()) return;
+            slots.push_back(size_t(it - loops->begin()));
+            moved.push_back(*it);
+        }
+        std::sort(slots.begin(), slots.end());
+        for (size_t i = 0; i < slots.size(); i++) (*loops)[slots[i]] = moved[i];
+    }
+
+    void fuse(const Action &a) {
+        std::vector<Loop> *loops = nest(a.stage);
+        if (!loops || a.dims.size() < 3) return;
+        auto inner = find(*loops, a.dims[0]);
+        auto outer = find(*loops, a.dims[1]);
+        if (inner == loops->end() || outer == loops->end()) return;
+        Loop fused{a.dims[2], "", inner->extent * outer->extent};
+        fused.parallel = inner->parallel || outer->parallel;
+        *inner = fused;
+        loops->erase(find(*loops, a.dims[1]));
+    }
+
+    void annotate(const Action &a) {
+        std::vector<Loop> *loops = nest(a.stage);
+        if (!loops) return;
+        auto it = find(*loops, a.dims.at(0));
+        if (it == loops->end()) return;
+        if (a.annotation == AnnotationKind::Vectorize) it->vectorized = true;
+        if (a.annotation == AnnotationKind::Unroll) it->unrolled = true;
+        if (a.annotation == AnnotationKind::Parallel) it->parallel = true;
+    }
+
+    /// The product of the consumer's (last stage's) loops from the outermost down to `loop`.
+    int64_t instances_at(const std::string &consumer, const std::string &loop) const {
+        std::string stage = consumer;
+        for (const FuncInfo &f : funcs_)
+            if (f.name == consumer && !f.stages.empty()) stage = f.stages.back().name;
+        auto it = nests_.find(stage);
+        if (it == nests_.end()) return 0;
+        int64_t product = 1;
+        for (auto l = it->second.rbegin(); l != it->second.rend(); ++l) {
+            product *= l->extent;
+            if (l->name == loop) return product;
+        }
+        return 0;
+    }
+
+    void stage_features(const StageInfo &s, KeyedFeatures &out) const {
+        const std::vector<Loop> &loops = nests_.at(s.name);
+        const std::string &p = s.name;
+        float vec = 0, unroll = 1, par = 1;
+        std::string vec_dim;
+        for (const Loop &l : loops) {
+            if (l.vectorized) vec = float(l.extent), vec_dim = l.origin;
+            if (l.unrolled) unroll *= float(l.extent);
+            if (l.parallel) par *= float(l.extent);
+        }
+        out.emplace_back(p + "|loops", float(loops.size()));
+        out.emplace_back(p + "|vec", vec);
+        if (!vec_dim.empty()) out.emplace_back(p + "|vec=" + vec_dim, 1.0f);
+        out.emplace_back(p + "|unroll", unroll);
+        out.emplace_back(p + "|par", par);
+        out.emplace_back(p + "|reg", std::max(1.0f, vec) * unroll);
+        if (!loops.empty()) {
+            out.emplace_back(p + "|inner=" + loops.front().origin, 1.0f);
+            out.emplace_back(p + "|inner", float(loops.front().extent));
+        }
+        for (const LoopDim &d : s.dims) {
+            float inner = 0, outer = 0, pos = -1;
+            for (size_t i = 0; i < loops.size(); i++) {
+                if (loops[i].origin != d.name) continue;
+                if (pos < 0) pos = float(i), inner = float(loops[i].extent);
+                outer = float(loops[i].extent);
+            }
+            out.emplace_back(p + "|in|" + d.name, inner);
+            out.emplace_back(p + "|out|" + d.name, outer);
+            out.emplace_back(p + "|pos|" + d.name, pos);
+        }
+    }
+};
+
+}  // namespace
+
+KeyedFeatures schedule_features(const std::vector<FuncInfo> &funcs, const ActionList &actions) {
+    NestSimulator sim(funcs);
+    for (const Action &a : actions) sim.apply(a);
+    return sim.features();
+}
+
+void FeatureColumns::add_keys(const KeyedFeatures &features) {
+    for (const auto &kv : features)
+        if (column_.emplace(kv.first, order_.size()).second) order_.push_back(kv.first);
+}
+
+void FeatureColumns::append_row(const KeyedFeatures &features, size_t width, std::vector<float> &row) const {
+    const size_t start = row.size();
+    row.resize(start + width, 0.0f);
+    for (const auto &[key, value] : features) {
+        auto it = column_.find(key);
+        if (it != column_.end() && it->second < width) row[start + it->second] = value;
+    }
+}
+
+}  // namespace worldtune

@@ -1,0 +1,50 @@
+// Features of a schedule read from its actions alone, without lowering: the loop nest each stage ends up
+// with, simulated directive by directive from the workload's stages (the extents the output needs).
+//
+// The features are keyed by stage and loop names, so their set depends on the workload; a learner that
+// sees several workloads gives each key a column (FeatureColumns). Per stage S (a Func or "f.u<i>"):
+//   S|loops              the number of loops
+//   S|vec, S|vec=D       extent of the vectorized loop (0: none) and its original dim D
+//   S|unroll, S|par      product of the unrolled loops' extents, and of the parallel ones
+//   S|reg                vector extent times unrolled extent (the register block)
+//   S|inner=D, S|inner   the innermost loop's original dim and its extent
+//   S|in|D, S|out|D      extent of D's innermost and outermost piece
+//   S|pos|D              position of D's innermost piece, 0 = innermost loop
+// Per Func F (not the output):
+//   F|loc                0 inlined (Halide's default), 1 at the root, 2 inside a consumer's loop
+//   F|at=L               computed at the consumer's loop L
+//   F|instances          how often F is computed: product of the consumer loops down to L (1 at the root)
+//   F|store=D            D stored innermost (storage order)
+// Loops of Funcs the schedule creates (cache wrappers, rfactor) are not simulated.
+#pragma once
+
+#include "schedule/Action.h"
+#include "workload/Workload.h"
+
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace worldtune {
+
+using KeyedFeatures = std::vector<std::pair<std::string, float>>;
+
+/// The keyed features of a schedule of a pipeline with these Funcs. Actions naming unknown loops are
+/// skipped (the schedule is validated elsewhere).
+KeyedFeatures schedule_features(const std::vector<FuncInfo> &funcs, const ActionList &actions);
+
+/// Gives every key seen a column, in first-seen order; rows are dense (a key a schedule lacks reads 0).
+class FeatureColumns {
+public:
+    void add_keys(const KeyedFeatures &features);
+    size_t size() const { return order_.size(); }
+    /// Appends `width` values (the first `width` columns; keys beyond them are dropped).
+    void append_row(const KeyedFeatures &features, size_t width, std::vector<float> &row) const;
+
+private:
+    std::unordered_map<std::string, size_t> column_;
+    std::vector<std::string> order_;
+};
+
+}  // namespace worldtune
