@@ -125,10 +125,8 @@ Action Action::cache(std::string func, std::string consumer) {
 }
 
 Action Action::storage_order(std::string func, std::vector<std::string> inner_to_outer) {
-    Action a;
+    Action a = reorder(std::move(func), std::move(inner_to_outer));
     a.kind = ActionKind::StorageOrder;
-    a.stage = std::move(func);
-    a.dims = std::move(inner_to_outer);
     return a;
 }
 
