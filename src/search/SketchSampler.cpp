@@ -29,6 +29,12 @@ TailKind tail_for(bool update_stage, int64_t product, int64_t extent) {
     return TailKind::GuardWithIf;
 }
 
+/// Moves `name` (when present) to the front of an innermost-first loop list.
+void move_innermost(std::vector<std::string> &loops, const std::string &name) {
+    auto it = std::find(loops.begin(), loops.end(), name);
+    if (it != loops.end()) std::rotate(loops.begin(), it, it + 1);
+}
+
 }  // namespace
 
 SketchSampler::SketchSampler(const WorkloadSpec &spec, SamplerParams params, uint64_t seed)
@@ -150,10 +156,7 @@ void SketchSampler::tile_output(ActionList &out, std::vector<int64_t> &tiles, st
         inner.push_back(split_name(d.name, 1, 1));
         outer.push_back(split_name(d.name, 1, 0));
     }
-    if (v != 0 && !vector_inner.empty()) {  // the vectorized loop innermost
-        inner.erase(std::find(inner.begin(), inner.end(), vector_inner));
-        inner.insert(inner.begin(), vector_inner);
-    }
+    move_innermost(inner, vector_inner);
     std::vector<std::string> order = inner;
     order.insert(order.end(), outer.begin(), outer.end());
     if (order.size() > 1) out.push_back(Action::reorder(f.name, order));
@@ -219,10 +222,7 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
         if (vector_dim && inner >= lanes() && extent % product == 0)
             vector_loop = s_inner.back();
     }
-    if (!vector_loop.empty() && vector_loop != s_inner.front()) {  // the vectorized loop innermost
-        s_inner.erase(std::find(s_inner.begin(), s_inner.end(), vector_loop));
-        s_inner.insert(s_inner.begin(), vector_loop);
-    }
+    move_innermost(s_inner, vector_loop);
     // Innermost first: S_inner R_inner S_mid R_outer S_outer (Ansor's S R S R S read from the inside).
     std::vector<std::string> order;
     for (auto *group : {&s_inner, &r_inner, &s_mid, &r_outer, &s_outer}) order.insert(order.end(), group->begin(), group->end());

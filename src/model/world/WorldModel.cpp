@@ -78,15 +78,15 @@ void WorldModel::set_task(const WorkloadSpec &spec) {
     funcs_ = &f->second;
 }
 
-std::vector<float> WorldModel::online_rows(const std::vector<ActionList> &candidates, const std::vector<float> &rows,
+std::vector<float> WorldModel::online_rows(const std::vector<KeyedFeatures> &schedules, const std::vector<float> &rows,
                                            size_t columns) const {
     if (columns == 0) return rows;
     const size_t base = size_t(ranker_.width());
     std::vector<float> out;
-    out.reserve(candidates.size() * (base + columns));
-    for (size_t i = 0; i < candidates.size(); i++) {
+    out.reserve(schedules.size() * (base + columns));
+    for (size_t i = 0; i < schedules.size(); i++) {
         out.insert(out.end(), rows.begin() + long(i * base), rows.begin() + long((i + 1) * base));
-        online_columns_.append_row(schedule_features(*funcs_, candidates[i]), columns, out);
+        online_columns_.append_row(schedules[i], columns, out);
     }
     return out;
 }
@@ -130,8 +130,17 @@ std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candi
 std::vector<double> WorldModel::predict(const std::vector<ActionList> &candidates) {
     std::vector<bool> valid;
     const std::vector<float> rows = feature_rows(candidates, &valid);
-    std::vector<double> scores = online_trained_ ? online_.predict(online_rows(candidates, rows, online_width_), candidates.size())
-                                                 : ranker_.predict(rows, candidates.size());
+    std::vector<double> scores;
+    if (!online_trained_) {
+        scores = ranker_.predict(rows, candidates.size());
+    } else if (online_width_ == 0) {
+        scores = online_.predict(rows, candidates.size());
+    } else {
+        std::vector<KeyedFeatures> schedules;
+        schedules.reserve(candidates.size());
+        for (const ActionList &c : candidates) schedules.push_back(schedule_features(*funcs_, c));
+        scores = online_.predict(online_rows(schedules, rows, online_width_), candidates.size());
+    }
     for (size_t i = 0; i < scores.size(); i++)
         if (!valid[i]) scores[i] = -std::numeric_limits<double>::infinity();
     return scores;
@@ -153,10 +162,9 @@ void WorldModel::update(const std::vector<MeasureResult> &results) {
     const WorkloadSpec current = task_;
     const bool had_task = has_task_;
     struct Group {
-        std::vector<ActionList> actions;
         std::vector<double> latencies;
-        std::vector<float> rows;  ///< feature_rows
-        const std::vector<FuncInfo> *funcs;
+        std::vector<float> rows;              ///< feature_rows
+        std::vector<KeyedFeatures> schedules;  ///< schedule features (when the correction reads them)
     };
     std::vector<Group> groups;
     for (const auto &[spec, list] : measured_) {
@@ -165,24 +173,25 @@ void WorldModel::update(const std::vector<MeasureResult> &results) {
         if (ok < 2) continue;
         set_task(WorkloadSpec::parse(spec));
         Group g;
+        std::vector<ActionList> actions;
         for (const auto &entry : list) {
-            g.actions.push_back(entry.first);
+            actions.push_back(entry.first);
             g.latencies.push_back(entry.second);
+            if (bundle_.config.online_schedule_features) {
+                g.schedules.push_back(schedule_features(*funcs_, entry.first));
+                online_columns_.add_keys(g.schedules.back());
+            }
         }
-        g.rows = feature_rows(g.actions);
-        g.funcs = funcs_;
-        if (bundle_.config.online_schedule_features)
-            for (const ActionList &a : g.actions) online_columns_.add_keys(schedule_features(*funcs_, a));
+        g.rows = feature_rows(actions);
         groups.push_back(std::move(g));
     }
     const size_t columns = bundle_.config.online_schedule_features ? online_columns_.size() : 0;
+    const size_t width = size_t(ranker_.width()) + columns;
     RankingData data;
-    for (Group &g : groups) {
-        funcs_ = g.funcs;
-        const std::vector<float> rows = online_rows(g.actions, g.rows, columns);
-        const size_t width = size_t(ranker_.width()) + columns;
+    for (const Group &g : groups) {
+        const std::vector<float> rows = online_rows(g.schedules, g.rows, columns);
         std::vector<std::vector<float>> group;
-        for (size_t i = 0; i < g.actions.size(); i++)
+        for (size_t i = 0; i < g.latencies.size(); i++)
             group.emplace_back(rows.begin() + long(i * width), rows.begin() + long((i + 1) * width));
         data.add_group(group, g.latencies);
     }

@@ -50,8 +50,9 @@ public:
     std::vector<std::vector<float>> encode_texts(const std::vector<std::string> &texts) const;
     /// The ranker's feature rows of candidates of the current task (what predict scores).
     std::vector<float> feature_rows(const std::vector<ActionList> &candidates, std::vector<bool> *valid = nullptr);
-    /// The online correction's rows: feature_rows widened by `columns` schedule-feature columns.
-    std::vector<float> online_rows(const std::vector<ActionList> &candidates, const std::vector<float> &rows, size_t columns) const;
+    /// The online correction's rows: feature_rows widened by `columns` columns of the candidates' schedule
+    /// features (one KeyedFeatures per row).
+    std::vector<float> online_rows(const std::vector<KeyedFeatures> &schedules, const std::vector<float> &rows, size_t columns) const;
     const WorldBundle &bundle() const { return bundle_; }
     WorldVariant variant() const { return variant_; }
 
