@@ -1,12 +1,13 @@
 // The search: sketch rules give valid states on every op kind, tapes replay exactly, mutation and
 // crossover keep states valid or are rejected cleanly, the evolutionary search proposes unmeasured
-// valid candidates, the task scheduler allocates rounds sensibly, and an interrupted tuning run resumes
-// without measuring a state twice.
+// valid candidates, its batch pick skips near copies when asked to, the task scheduler allocates rounds
+// sensibly, and an interrupted tuning run resumes without measuring a state twice.
 #include "TestSupport.h"
 
 #include "lower/StateText.h"
 #include "model/RandomModel.h"
 #include "schedule/Apply.h"
+#include "search/BatchSelection.h"
 #include "search/Evolution.h"
 #include "search/SketchSampler.h"
 #include "search/TaskScheduler.h"
@@ -138,6 +139,33 @@ TEST_P(OperatorTest, ChildrenAreValidOrRejectedCleanly) {
 }
 
 INSTANTIATE_TEST_SUITE_P(MutationAndCrossover, OperatorTest, testing::Values(1.0, 0.0));
+
+TEST(Search, BatchPickSkipsNearCopiesOfThePicksWhenAskedTo) {
+    // Three schedules: b is a one split factor away from a, c differs in structure.
+    const ActionList a = {Action::split("out", "x", {16}), Action::split("out", "y", {4}), Action::annotate("out", "x.0", AnnotationKind::Vectorize),
+                          Action::annotate("out", "y.1", AnnotationKind::Parallel)};
+    ActionList b = a;
+    b[1] = Action::split("out", "y", {8});
+    const ActionList c = {Action::split("out", "x", {8}), Action::compute_root("in"), Action::annotate("out", "y", AnnotationKind::Parallel)};
+    EXPECT_DOUBLE_EQ(action_similarity(a, a), 1.0);
+    EXPECT_NEAR(action_similarity(a, b), 3.0 / 5.0, 1e-12);
+    EXPECT_LT(action_similarity(a, c), action_similarity(a, b));
+    const std::vector<ActionList> candidates = {c, b, a, b};
+    const std::vector<double> scores = {1.0, 2.0, 3.0, -INFINITY};
+
+    BatchDiversity by_score;
+    by_score.weight = 0;
+    EXPECT_EQ(pick_batch(scores, candidates, 2, by_score), (std::vector<size_t>{2, 1})) << "the top two by score";
+    EXPECT_EQ(pick_batch(scores, candidates, 5, by_score), (std::vector<size_t>{2, 1, 0})) << "refused ones are never picked";
+
+    BatchDiversity diverse;
+    diverse.weight = 0.5;
+    EXPECT_EQ(pick_batch(scores, candidates, 2, diverse), (std::vector<size_t>{2, 0})) << "the best, then the dissimilar one";
+    EXPECT_EQ(pick_batch(scores, candidates, 3, diverse), (std::vector<size_t>{2, 0, 1}));
+    diverse.shortlist = 1;
+    EXPECT_EQ(pick_batch(scores, candidates, 2, diverse), (std::vector<size_t>{2, 1})) << "picks come from the shortlist only";
+    EXPECT_TRUE(pick_batch({}, {}, 4, diverse).empty());
+}
 
 TEST(Search, TaskSchedulerWarmsUpThenFollowsTheGradient) {
     std::vector<PresetEntry> tasks = {{"matmul:M=8,N=8,K=8", 1}, {"matmul:M=16,N=16,K=16", 10}, {"softmax:M=4,N=4", 1}};

@@ -9,12 +9,14 @@
 // successful schedule of the workload (subsampled to --pool). The model is trained on the prefix as the
 // tuner would (update() with the prefix), then scores the pool. Reported per model and N, geometric means
 // over runs of the pool-best latency divided by: the latency of the model's top-1 pick, the best latency of
-// its top-B (one tuning batch, --batch), and the geometric mean latency of its top-B. Each is 1.0 when the
+// its batch (the B it would measure in one tuning round, --batch, picked as the search does: BatchSelection.h),
+// and the geometric mean latency of that batch. Each is 1.0 when the
 // model puts the pool's fastest first (all B of them, for the last).
 #include "cli/Commands.h"
 #include "cli/TuningRuns.h"
 
 #include "model/CostModel.h"
+#include "search/Evolution.h"
 #include "store/RecordStore.h"
 #include "workload/Spec.h"
 
@@ -38,6 +40,7 @@ struct ReplayOptions {
     int batch = 16;     ///< candidates measured per tuning round (TuneParams::measures_per_round)
     int threads = 2;
     uint64_t seed = 1;
+    BatchDiversity diversity = EvolutionParams().batch;  ///< how the search picks a batch among its best
 };
 
 struct Schedule {
@@ -81,6 +84,10 @@ void add_replay_command(CLI::App &app) {
     cmd->add_option("--runs", o->runs, "Runs per workload used as training prefixes")->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--batch", o->batch, "Candidates per tuning round: the top-B the model would measure")
         ->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--diversity", o->diversity.weight, "Weight of dissimilarity in the batch pick (0: the top-B by score)")
+        ->capture_default_str()->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--shortlist", o->diversity.shortlist, "The batch is picked among the best B x this by score")
+        ->capture_default_str()->check(CLI::Range(1.0, 1000.0));
     cmd->add_option("--bundle", o->bundle, "World-model bundle (default: the shipped models/world)");
     cmd->add_option("--threads", o->threads, "Threads for the models")->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--seed", o->seed, "Seed of the pool subsample and the models")->capture_default_str();
@@ -137,9 +144,8 @@ void add_replay_command(CLI::App &app) {
                         for (int i = 0; i < n; i += int(batch))
                             model->update(std::vector<MeasureResult>(run.begin() + i, run.begin() + std::min(n, i + int(batch))));
                         const std::vector<double> s = model->predict(lists);
-                        std::vector<size_t> order(s.size());
-                        for (size_t i = 0; i < order.size(); i++) order[i] = i;
-                        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s[a] > s[b]; });
+                        const std::vector<size_t> order = pick_batch(s, lists, batch, o->diversity);
+                        if (order.size() < batch) continue;  // the model refused too many to fill a batch
                         double batch_best = INFINITY, log_sum = 0;
                         for (size_t i = 0; i < batch; i++) {
                             batch_best = std::min(batch_best, pool[order[i]]->result.timing.median_s);

@@ -85,24 +85,42 @@ std::vector<SketchCandidate> EvolutionarySearch::next_batch(int count, const std
     for (auto &entry : pool) ranked.push_back(std::move(entry.second));
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
 
+    // The shortlist: the best-scored valid unmeasured candidates, as many as the batch pick chooses among.
+    const int greedy = count - int(std::floor(params_.eps_greedy * count + unit(rng_)));
+    const size_t shortlist = size_t(std::ceil(std::max(0, greedy) * (params_.batch.weight > 0 ? std::max(1.0, params_.batch.shortlist) : 1.0)));
+    std::vector<SketchCandidate> listed;
+    std::vector<double> listed_scores;
+    std::vector<ActionList> listed_actions;
+    std::vector<std::string> listed_keys;
+    auto valid = [&](const ActionList &actions) {
+        try {
+            validate_actions(sampler_.workload().spec, actions);
+            return true;
+        } catch (const ScheduleError &) {
+            return false;
+        }
+    };
+    for (auto &entry : ranked) {  // keys of the pool are distinct and unmeasured
+        if (listed.size() >= shortlist) break;
+        if (!valid(entry.second.actions)) continue;
+        listed_keys.push_back(actions_to_json(entry.second.actions).dump());
+        listed_scores.push_back(entry.first);
+        listed_actions.push_back(entry.second.actions);
+        listed.push_back(std::move(entry.second));
+    }
     std::vector<SketchCandidate> batch;
     std::set<std::string> taken;
-    const int greedy = count - int(std::floor(params_.eps_greedy * count + unit(rng_)));
+    for (size_t i : pick_batch(listed_scores, listed_actions, size_t(std::max(0, greedy)), params_.batch)) {
+        taken.insert(listed_keys[i]);
+        batch.push_back(std::move(listed[i]));
+    }
+    // The epsilon-greedy share: fresh random candidates.
     auto take = [&](SketchCandidate c) {
         const std::string key = actions_to_json(c.actions).dump();
-        if (measured.count(key) || taken.count(key)) return;
-        try {
-            validate_actions(sampler_.workload().spec, c.actions);
-        } catch (const ScheduleError &) {
-            return;
-        }
+        if (measured.count(key) || taken.count(key) || !valid(c.actions)) return;
         taken.insert(key);
         batch.push_back(std::move(c));
     };
-    for (auto &entry : ranked) {
-        if (int(batch.size()) >= greedy) break;
-        take(std::move(entry.second));
-    }
     for (int tries = 0; int(batch.size()) < count && tries < 20 * count; tries++) take(sampler_.replay({}));
     return batch;
 }

@@ -3,11 +3,12 @@
 // A population of decision tapes (see SketchSampler) evolves for a few generations: parents are drawn by
 // predicted score, children come from mutation (one decision of one kind redrawn: tile size, parallel
 // grain, compute location, unrolling, structure) or crossover (one tape's head, the other's tail). The
-// best-scored unmeasured candidates over all generations form the batch to measure, with an epsilon-greedy
-// share of fresh random ones so the model keeps seeing what it does not predict.
+// best-scored unmeasured candidates over all generations form the batch to measure (picked for diversity among
+// the best, see BatchSelection.h), with an epsilon-greedy share of fresh random ones so the model keeps seeing what it does not predict.
 #pragma once
 
 #include "model/CostModel.h"
+#include "search/BatchSelection.h"
 #include "search/SketchSampler.h"
 
 #include <random>
@@ -24,6 +25,7 @@ struct EvolutionParams {
     double mutation_prob = 0.85;   ///< Ansor: 0.85; otherwise crossover
     double eps_greedy = 0.05;      ///< Ansor: 0.05, the share of each batch drawn at random
     double seed_from_best = 0.2;   ///< share of the first generation grown from the best measured tapes
+    BatchDiversity batch;          ///< how the greedy share of a batch is picked among the best-scored
 };
 
 class EvolutionarySearch {
