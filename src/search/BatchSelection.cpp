@@ -36,6 +36,11 @@ double jaccard(const std::vector<size_t> &a, const std::vector<size_t> &b) {
 
 }  // namespace
 
+size_t shortlist_size(size_t count, const BatchDiversity &diversity) {
+    if (diversity.weight <= 0 || count <= 1) return count;
+    return std::max(count, size_t(std::ceil(double(count) * diversity.shortlist)));
+}
+
 double action_similarity(const ActionList &a, const ActionList &b) { return jaccard(action_hashes(a), action_hashes(b)); }
 
 std::vector<size_t> pick_batch(const std::vector<double> &scores, const std::vector<ActionList> &candidates, size_t count,
@@ -44,12 +49,9 @@ std::vector<size_t> pick_batch(const std::vector<double> &scores, const std::vec
     for (size_t i = 0; i < scores.size() && i < candidates.size(); i++)
         if (std::isfinite(scores[i])) order.push_back(i);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
-    if (diversity.weight <= 0 || count <= 1) {
-        if (order.size() > count) order.resize(count);
-        return order;
-    }
-    const size_t shortlist = std::min(order.size(), std::max(count, size_t(std::ceil(double(count) * diversity.shortlist))));
+    const size_t shortlist = std::min(order.size(), shortlist_size(count, diversity));
     order.resize(shortlist);
+    if (diversity.weight <= 0 || count <= 1) return order;  // by score alone
     std::vector<std::vector<size_t>> hashes;
     hashes.reserve(shortlist);
     for (size_t i : order) hashes.push_back(action_hashes(candidates[i]));

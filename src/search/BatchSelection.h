@@ -26,6 +26,10 @@ struct BatchDiversity {
     double shortlist = 4.0;   ///< picks come from the best count x shortlist candidates by score
 };
 
+/// How many of the best-scored candidates a batch of `count` is picked among (`count` itself when the
+/// pick is by score alone).
+size_t shortlist_size(size_t count, const BatchDiversity &diversity);
+
 /// Jaccard similarity of the two candidates' action sets (actions compared by their JSON form), in [0, 1].
 double action_similarity(const ActionList &a, const ActionList &b);
 

@@ -87,7 +87,7 @@ std::vector<SketchCandidate> EvolutionarySearch::next_batch(int count, const std
 
     // The shortlist: the best-scored valid unmeasured candidates, as many as the batch pick chooses among.
     const int greedy = count - int(std::floor(params_.eps_greedy * count + unit(rng_)));
-    const size_t shortlist = size_t(std::ceil(std::max(0, greedy) * (params_.batch.weight > 0 ? std::max(1.0, params_.batch.shortlist) : 1.0)));
+    const size_t shortlist = shortlist_size(size_t(std::max(0, greedy)), params_.batch);
     std::vector<SketchCandidate> listed;
     std::vector<double> listed_scores;
     std::vector<ActionList> listed_actions;

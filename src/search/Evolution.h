@@ -3,8 +3,9 @@
 // A population of decision tapes (see SketchSampler) evolves for a few generations: parents are drawn by
 // predicted score, children come from mutation (one decision of one kind redrawn: tile size, parallel
 // grain, compute location, unrolling, structure) or crossover (one tape's head, the other's tail). The
-// best-scored unmeasured candidates over all generations form the batch to measure (picked for diversity among
-// the best, see BatchSelection.h), with an epsilon-greedy share of fresh random ones so the model keeps seeing what it does not predict.
+// best-scored unmeasured candidates over all generations form the batch to measure (picked for diversity
+// among the best, see BatchSelection.h), with an epsilon-greedy share of fresh random ones so the model
+// keeps seeing what it does not predict.
 #pragma once
 
 #include "model/CostModel.h"
