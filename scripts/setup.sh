@@ -12,6 +12,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev   # JSON and the command line
   libgtest-dev libgmock-dev libbenchmark-dev
   libopenblas-dev libdnnl-dev       # baselines
+  ocl-icd-opencl-dev                # oneDNN's CMake package looks for OpenCL (a recommends, so named here)
   gnuplot-nox                       # plots in reports
 )
 missing=()
