@@ -132,6 +132,8 @@ void add_tune_command(CLI::App &app) {
         ->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--population", opts->tune.evolution.population, "Evolutionary search population")
         ->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--generations", opts->tune.evolution.generations, "Evolutionary search generations per batch")
+        ->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--diversity", opts->tune.evolution.batch.weight,
                     "Weight of dissimilarity when picking a batch among the best-scored (0: the top by score)")
         ->capture_default_str()->check(CLI::Range(0.0, 1.0));
