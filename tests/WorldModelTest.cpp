@@ -4,6 +4,8 @@
 // evaluates, and refuses a broken bundle with one clear line.
 #include "dataset/DatasetFile.h"
 #include "lower/StateText.h"
+#include "measure/Hardware.h"
+#include "model/world/Calibration.h"
 #include "model/world/EncoderTrainer.h"
 #include "model/world/EncodingCache.h"
 #include "model/world/Nets.h"
@@ -392,6 +394,125 @@ TEST(WorldModel, CommandsTrainEvalAndRefuseBrokenBundles) {
     EXPECT_NE(out.find("bundle version 99"), std::string::npos) << out;
     EXPECT_EQ(test::run_worldtune("train --dataset " + tiny_dataset() + " --out " + temp_path("x") + " --stage nonsense", out), 1) << out;
     EXPECT_NE(out.find("unknown stage 'nonsense'"), std::string::npos) << out;
+}
+
+// Calibration to this machine: records measured "here" that contradict the tiny bundle's training data
+// (there longer action lists ran slower; here they run faster) give a correction that helps on held-out
+// workloads, that a WorldModel applies on this machine only, and records of another machine are skipped.
+TEST(WorldModel, CalibrationFitsThisMachineAndOnlyThisMachine) {
+    const std::string dir = temp_path("calibrated");
+    std::filesystem::copy(tiny_bundle(), dir, std::filesystem::copy_options::recursive);
+    const std::string db = temp_path("calibration.db");
+    std::vector<std::string> specs;
+    {
+        RecordStore store(db);
+        for (int w = 0; w < 12; w++) {
+            const WorkloadSpec spec = WorkloadSpec::parse(w % 2 ? "matmul:M=" + std::to_string(8 + 4 * w) + ",N=16,K=8"
+                                                                : "softmax:M=" + std::to_string(6 + 2 * w) + ",N=16");
+            specs.push_back(spec.canonical());
+            SketchSampler sampler(spec, SamplerParams{}, 100 + uint64_t(w));
+            for (int i = 0; i < 10; i++) {
+                MeasureResult r;
+                r.spec = spec.canonical();
+                const ActionList actions = sampler.sample_valid();
+                r.actions = actions_to_json(actions);
+                r.timing.median_s = 1e-6 * (40.0 - double(actions.size()));
+                r.hardware = hardware_json();
+                store.add(r, "test");
+            }
+            MeasureResult elsewhere;
+            elsewhere.spec = spec.canonical();
+            elsewhere.actions = actions_to_json(sampler.sample_valid());
+            elsewhere.timing.median_s = 1e-6;
+            elsewhere.hardware = {{"cpu_model", "Another CPU"}};
+            store.add(elsewhere, "test");
+        }
+    }
+    CalibrationParams params;
+    params.variants = {"world", "actions"};
+    params.holdout = 0.34;
+    params.threads = 1;
+    const RecordStore store(db);
+    const CalibrationReport r = calibrate_bundle(dir, store, [](const std::string &) { return true; }, params, [](const std::string &) {});
+    EXPECT_EQ(r.workloads, 12);
+    EXPECT_EQ(r.records, 120);
+    EXPECT_EQ(r.other_machines, 12);
+    ASSERT_EQ(r.variants.size(), 2u);
+    for (const CalibratedVariant &v : r.variants) {
+        EXPECT_GT(v.rounds, 0) << v.variant;
+        EXPECT_GT(v.after.pairwise, v.before.pairwise) << v.variant;
+    }
+    EXPECT_TRUE(std::filesystem::exists(dir + "/calibration.json"));
+    EXPECT_NE(calibration_summary(dir).find("is calibrated to this machine on 120 records of 12"), std::string::npos)
+        << calibration_summary(dir);
+
+    const WorkloadSpec spec = WorkloadSpec::parse("matmul:M=20,N=12,K=8");
+    SketchSampler sampler(spec, SamplerParams{}, 5);
+    std::vector<ActionList> candidates;
+    for (int i = 0; i < 16; i++) candidates.push_back(sampler.sample_valid());
+    WorldModel calibrated(dir, WorldVariant::World, 1), shipped(dir, WorldVariant::World, 1, false);
+    EXPECT_TRUE(calibrated.calibrated());
+    EXPECT_FALSE(shipped.calibrated());
+    calibrated.set_task(spec);
+    shipped.set_task(spec);
+    EXPECT_NE(calibrated.predict(candidates), shipped.predict(candidates));
+    EXPECT_FALSE(WorldModel(dir, WorldVariant::Final, 1).calibrated()) << "a variant left out stays as shipped";
+
+    // The same bundle on another machine ranks as shipped.
+    nlohmann::json about = nlohmann::json::parse(std::ifstream(dir + "/calibration.json"));
+    about["hardware"]["cpu_model"] = "Another CPU";
+    std::ofstream(dir + "/calibration.json") << about.dump();
+    EXPECT_FALSE(WorldModel(dir, WorldVariant::World, 1).calibrated());
+    EXPECT_NE(calibration_summary(dir).find("not calibrated"), std::string::npos);
+
+    // Too little to learn from: one clear error; and the command refuses a missing database in one line.
+    EXPECT_THROW(calibrate_bundle(dir, store, [&](const std::string &s) { return s == specs[0]; }, params, [](const std::string &) {}),
+                 std::runtime_error);
+    std::string out;
+    EXPECT_EQ(test::run_worldtune("calibrate --db " + temp_path("none.db") + " --bundle " + dir, out), 1) << out;
+    EXPECT_EQ(test::count_lines(out), 1) << out;
+}
+
+// Off the training machine the online learning hedges the prior with a task model learned from scratch
+// (scores become rank means in [0, 1]); on the machine the training records come from it does not.
+TEST(WorldModel, TaskModelHedgesThePriorOnlyOffTheTrainingMachine) {
+    const std::string here = temp_path("trained_here"), elsewhere = temp_path("trained_elsewhere");
+    std::filesystem::copy(tiny_bundle(), here, std::filesystem::copy_options::recursive);
+    std::filesystem::copy(tiny_bundle(), elsewhere, std::filesystem::copy_options::recursive);
+    nlohmann::json manifest = nlohmann::json::parse(std::ifstream(here + "/manifest.json"));
+    manifest["hardware"] = hardware_json();
+    std::ofstream(here + "/manifest.json") << manifest.dump();
+
+    const WorkloadSpec spec = WorkloadSpec::parse("matmul:M=20,N=12,K=8");
+    SketchSampler sampler(spec, SamplerParams{}, 7);
+    std::vector<ActionList> candidates;
+    for (int i = 0; i < 16; i++) candidates.push_back(sampler.sample_valid());
+    std::vector<MeasureResult> measured;
+    for (size_t i = 0; i < 10; i++) {
+        MeasureResult r;
+        r.spec = spec.canonical();
+        r.actions = actions_to_json(candidates[i]);
+        r.timing.median_s = 1e-6 * double(1 + i);
+        measured.push_back(r);
+    }
+    auto scores_after_update = [&](const std::string &dir) {
+        WorldModel m(dir, WorldVariant::World, 1);
+        m.set_task(spec);
+        m.update(measured);
+        return m.predict(candidates);
+    };
+    const std::string here_off = temp_path("trained_here_no_task");
+    std::filesystem::copy(here, here_off, std::filesystem::copy_options::recursive);
+    nlohmann::json config = nlohmann::json::parse(std::ifstream(here_off + "/config.json"));
+    config["online_task_weight"] = 0.0;
+    std::ofstream(here_off + "/config.json") << config.dump();
+    nlohmann::json elsewhere_config = nlohmann::json::parse(std::ifstream(elsewhere + "/config.json"));
+    EXPECT_GT(elsewhere_config.value("online_task_weight", 0.0), 0.0);
+
+    const std::vector<double> off = scores_after_update(elsewhere);
+    for (double s : off) EXPECT_TRUE(s >= 0 && s <= 1) << "a mean of normalized ranks";
+    EXPECT_GT(off[0], off[9]) << "the measured-fastest ranks above the measured-slowest";
+    EXPECT_EQ(scores_after_update(here), scores_after_update(here_off)) << "no task model on the training machine";
 }
 
 // `worldtune bench` end to end on the tiny bundle: tunes each model and ablation, re-measures, writes the

@@ -20,6 +20,8 @@
 #include "baseline/Baseline.h"
 #include "dataset/DatasetFile.h"
 #include "measure/Hardware.h"
+#include "model/world/Calibration.h"
+#include "model/world/WorldBundle.h"
 #include "measure/Timing.h"
 #include "workload/Presets.h"
 #include "workload/Workload.h"
@@ -270,6 +272,8 @@ void add_bench_command(CLI::App &app) {
            << ". `MODEL@" << T << "`: the best schedule among a search's first " << T << " measured trials, median over "
            << o->seeds << " seeds × " << o->rounds << " rounds of re-measurement beside the peers (shuffled order); in brackets "
            << "the range. Workloads: preset subgraphs outside the train split of `" << o->dataset << "`.\n\n";
+        if (std::any_of(all_models.begin(), all_models.end(), [](const std::string &m) { return m.rfind("world", 0) == 0; }))
+            md << calibration_summary(WorldBundle::locate(o->bundle)) << "\n\n";
         std::vector<std::string> columns;
         std::map<std::string, std::string> model_of_column;
         for (const std::string &m : all_models) {

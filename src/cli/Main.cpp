@@ -26,6 +26,7 @@ int main(int argc, char **argv) {
     add_train_commands(app);
     add_bench_command(app);
     add_replay_command(app);
+    add_calibrate_command(app);
     add_worker_command(app);
     add_baseline_command(app);
     try {

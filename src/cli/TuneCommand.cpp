@@ -132,8 +132,18 @@ void add_tune_command(CLI::App &app) {
         ->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--population", opts->tune.evolution.population, "Evolutionary search population")
         ->capture_default_str()->check(CLI::PositiveNumber);
-    cmd->add_option("--generations", opts->tune.evolution.generations, "Evolutionary search generations per batch")
-        ->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option_function<int>(
+           "--generations",
+           [opts](int g) {
+               opts->tune.evolution.generations = g;
+               opts->tune.evolution.prior_generations = g;
+           },
+           "Evolutionary search generations per batch (default: 4, or 1 for the world model, whose prior more "
+           "generations only exploit)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--random-share", opts->tune.evolution.eps_greedy,
+                    "Share of each batch drawn at random (epsilon-greedy)")
+        ->capture_default_str()->check(CLI::Range(0.0, 1.0));
     cmd->add_option("--diversity", opts->tune.evolution.batch.weight,
                     "Weight of dissimilarity when picking a batch among the best-scored (0: the top by score)")
         ->capture_default_str()->check(CLI::Range(0.0, 1.0));

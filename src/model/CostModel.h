@@ -27,6 +27,9 @@ public:
     virtual std::vector<double> predict(const std::vector<ActionList> &candidates) = 0;
     /// Learns from measured results (any tasks; failed ones included, as the model sees fit).
     virtual void update(const std::vector<MeasureResult> &results) = 0;
+    /// Whether the model ranks a task's candidates before measuring any of it (a prior learned offline):
+    /// the search then evolves for fewer generations (EvolutionParams::prior_generations).
+    virtual bool has_prior() const { return false; }
 };
 
 /// Every knob of the models, with defaults; the command line fills it.

@@ -53,7 +53,8 @@ std::vector<SketchCandidate> EvolutionarySearch::next_batch(int count, const std
     // The best unmeasured candidates seen in any generation, by score.
     std::map<std::string, std::pair<double, SketchCandidate>> pool;
     std::uniform_real_distribution<double> unit(0, 1);
-    for (int g = 0; g < std::max(1, params_.generations); g++) {
+    const int generations = std::max(1, model_.has_prior() ? params_.prior_generations : params_.generations);
+    for (int g = 0; g < generations; g++) {
         std::vector<ActionList> lists;
         for (const SketchCandidate &c : population) lists.push_back(c.actions);
         const double t0 = now_seconds();
@@ -64,7 +65,7 @@ std::vector<SketchCandidate> EvolutionarySearch::next_batch(int count, const std
             if (measured.count(key) || !std::isfinite(scores[i])) continue;
             pool.emplace(key, std::make_pair(scores[i], population[i]));
         }
-        if (g + 1 == params_.generations) break;
+        if (g + 1 == generations) break;
         // Parents by rank (robust to any score scale): weight 1/(rank+1) for the finite ones.
         std::vector<size_t> order(population.size());
         for (size_t i = 0; i < order.size(); i++) order[i] = i;

@@ -23,6 +23,8 @@ namespace worldtune {
 struct EvolutionParams {
     int population = 256;          ///< candidates per generation
     int generations = 4;           ///< Ansor: 4
+    int prior_generations = 1;     ///< for a model with a prior (CostModel::has_prior, the world model): more
+                                   ///< generations only exploit the prior's errors (docs/results.md)
     double mutation_prob = 0.85;   ///< Ansor: 0.85; otherwise crossover
     double eps_greedy = 0.05;      ///< Ansor: 0.05, the share of each batch drawn at random
     double seed_from_best = 0.2;   ///< share of the first generation grown from the best measured tapes

@@ -137,7 +137,9 @@ bool Ranker::trained() const { return booster_ != nullptr; }
 
 int Ranker::train(const RankingData &train, const RankingData *val, const RankerParams &params) {
     if (train.size() == 0) throw std::runtime_error("ranker: no training data");
-    if (train.width != width()) throw std::runtime_error("ranker: rows have " + std::to_string(train.width) + " features, expected " + std::to_string(width()));
+    const int own_width = state_dim_ + kActionStatFeatures + kHardwareFeatures;
+    if (train.width < own_width)
+        throw std::runtime_error("ranker: rows have " + std::to_string(train.width) + " features, expected at least " + std::to_string(own_width));
     DMatrixHandle dtrain = matrix(train.rows, train.size(), train.width);
     DMatrixHandle dval = val && val->size() ? matrix(val->rows, val->size(), val->width) : nullptr;
     BoosterHandle b = nullptr;
@@ -177,6 +179,7 @@ int Ranker::train(const RankingData &train, const RankingData *val, const Ranker
     if (booster_) XGBoosterFree(booster_);
     booster_ = b;
     base_ = nullptr;
+    extra_width_ = train.width - own_width;
     return kept;
 }
 

@@ -68,11 +68,14 @@ public:
     Ranker &operator=(Ranker &&) noexcept;
 
     /// Trains on `train`; with validation data, keeps the round count with the best mean top-1 score
-    /// (checked every 25 rounds). Returns the rounds kept.
+    /// (checked every 25 rounds). Rows may be wider than the variant's (extra columns after it). Returns the
+    /// rounds kept.
     int train(const RankingData &train, const RankingData *val, const RankerParams &params);
     /// Trains an online correction on top of `base` (its margins as base margin) for `rounds` rounds. Rows
     /// may be wider than the base's: the base reads their first base.width() values, the correction all.
     void train_on_top(const Ranker &base, const RankingData &data, const RankerParams &params);
+    /// Makes a loaded correction score on top of `base` again (train_on_top's link is not saved).
+    void set_base(const Ranker *base) { base_ = base; }
     /// Scores of rows (width floats each; higher = faster). With a base (train_on_top), includes its margin.
     std::vector<double> predict(const std::vector<float> &rows, size_t count) const;
 

@@ -53,6 +53,8 @@ void for_each_field(Config &c, Visit &&visit) {
     visit("online_rounds", c.online_rounds);
     visit("online_eta", c.online_eta);
     visit("online_schedule_features", c.online_schedule_features);
+    visit("online_task_weight", c.online_task_weight);
+    visit("online_task_rounds", c.online_task_rounds);
     visit("seed", c.seed);
     visit("threads", c.threads);
 }

@@ -72,6 +72,13 @@ struct WorldConfig {
     double online_eta = 0.1;       ///< its learning rate (replay on the val split: 0.1 beats 0.05, 0.2 and 0.3)
     bool online_schedule_features = true;  ///< the correction also reads the schedule's simulated loop nest
                                            ///< (ScheduleFeatures.h; no lowering); false: the ranker's row only
+    double online_task_weight = 0.5;  ///< on a machine other than the training records' (the manifest's
+                                      ///< hardware), the weight, in a mean of within-batch ranks, of a task model
+                                      ///< learned from scratch on the run's measurements (action statistics +
+                                      ///< schedule features, no prior); the rest is the prior + correction. On
+                                      ///< the training machine the prior ranks better alone: weight 0 there
+                                      ///< (replay: docs/results.md). 0: off everywhere
+    int online_task_rounds = 100;     ///< rounds of that task model (learning rate online_eta, depth ranker_depth)
 
     uint64_t seed = 1;
     int threads = 2;

@@ -2,10 +2,15 @@
 
 #include "lower/StateText.h"
 #include "measure/Hardware.h"
+#include "model/world/Calibration.h"
 #include "model/world/EncoderTrainer.h"
 #include "model/world/Windows.h"
 
+#include "model/BlendModel.h"
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 
 namespace worldtune {
@@ -30,15 +35,25 @@ const char *world_variant_ranker(WorldVariant v) {
     return "world";
 }
 
+WorldVariant world_variant_from_ranker(const std::string &ranker) {
+    for (WorldVariant v : {WorldVariant::World, WorldVariant::Initial, WorldVariant::Final, WorldVariant::Actions})
+        if (ranker == world_variant_ranker(v)) return v;
+    throw std::invalid_argument("unknown ranker variant '" + ranker + "' (world, initial, final, actions)");
+}
+
 namespace {
+
+constexpr int kTaskModelMinSuccesses = 8;  ///< as the static model's first training (StaticModel::kMinTrainSamples)
 
 int state_dim_of(WorldVariant v, int d_model) { return ranker_state_dim(world_variant_ranker(v), d_model); }
 
 }  // namespace
 
-WorldModel::WorldModel(const std::string &bundle_dir, WorldVariant variant, int threads)
+WorldModel::WorldModel(const std::string &bundle_dir, WorldVariant variant, int threads, bool use_calibration)
     : bundle_(WorldBundle::open(bundle_dir)), variant_(variant), threads_(threads),
       ranker_(world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model)),
+      calibration_(world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model)),
+      task_model_("actions", 0),
       online_(world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model)) {
     try {
         WorldConfig c = bundle_.config;
@@ -54,6 +69,21 @@ WorldModel::WorldModel(const std::string &bundle_dir, WorldVariant variant, int 
         throw BundleError(std::string("world model: ") + e.what());
     }
     hardware_ = hardware_json();
+    task_weight_ = same_machine(bundle_.manifest.value("hardware", nlohmann::json()), hardware_) ? 0.0 : bundle_.config.online_task_weight;
+    const std::string calibration = bundle_.path(std::string("calibration_") + world_variant_ranker(variant) + ".ubj");
+    if (use_calibration && std::filesystem::exists(calibration)) {
+        const nlohmann::json about = nlohmann::json::parse(std::ifstream(bundle_.path("calibration.json")), nullptr, false);
+        if (about.is_object() && about.value("format", "") == kCalibrationFormat && about.value("version", 0) == kCalibrationVersion &&
+            same_machine(about.value("hardware", nlohmann::json()), hardware_)) {
+            try {
+                calibration_ = Ranker::load(calibration, world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model));
+            } catch (const std::exception &e) {
+                throw BundleError(std::string("world model: ") + e.what());
+            }
+            calibration_.set_base(&ranker_);
+            calibrated_ = true;
+        }
+    }
 }
 
 WorldModel::~WorldModel() = default;
@@ -87,6 +117,17 @@ std::vector<float> WorldModel::online_rows(const std::vector<KeyedFeatures> &sch
     for (size_t i = 0; i < schedules.size(); i++) {
         out.insert(out.end(), rows.begin() + long(i * base), rows.begin() + long((i + 1) * base));
         online_columns_.append_row(schedules[i], columns, out);
+    }
+    return out;
+}
+
+std::vector<float> WorldModel::task_rows(const std::vector<ActionList> &candidates, const std::vector<KeyedFeatures> &schedules,
+                                         size_t columns) const {
+    std::vector<float> out;
+    for (size_t i = 0; i < candidates.size(); i++) {
+        append_action_stats(candidates[i], out);
+        append_hardware(hardware_, out);
+        if (columns) online_columns_.append_row(schedules[i], columns, out);
     }
     return out;
 }
@@ -131,15 +172,23 @@ std::vector<double> WorldModel::predict(const std::vector<ActionList> &candidate
     std::vector<bool> valid;
     const std::vector<float> rows = feature_rows(candidates, &valid);
     std::vector<double> scores;
+    std::vector<KeyedFeatures> schedules;
+    if (online_trained_ && online_width_ > 0) {
+        schedules.reserve(candidates.size());
+        for (const ActionList &c : candidates) schedules.push_back(schedule_features(*funcs_, c));
+    }
     if (!online_trained_) {
-        scores = ranker_.predict(rows, candidates.size());
+        scores = prior().predict(rows, candidates.size());
     } else if (online_width_ == 0) {
         scores = online_.predict(rows, candidates.size());
     } else {
-        std::vector<KeyedFeatures> schedules;
-        schedules.reserve(candidates.size());
-        for (const ActionList &c : candidates) schedules.push_back(schedule_features(*funcs_, c));
         scores = online_.predict(online_rows(schedules, rows, online_width_), candidates.size());
+    }
+    const double w = task_weight_;
+    if (task_trained_ && w > 0) {
+        const std::vector<double> a = normalized_ranks(scores),
+                                  b = normalized_ranks(task_model_.predict(task_rows(candidates, schedules, online_width_), candidates.size()));
+        for (size_t i = 0; i < scores.size(); i++) scores[i] = (1 - w) * a[i] + w * b[i];
     }
     for (size_t i = 0; i < scores.size(); i++)
         if (!valid[i]) scores[i] = -std::numeric_limits<double>::infinity();
@@ -162,6 +211,7 @@ void WorldModel::update(const std::vector<MeasureResult> &results) {
     const WorkloadSpec current = task_;
     const bool had_task = has_task_;
     struct Group {
+        std::vector<ActionList> actions;
         std::vector<double> latencies;
         std::vector<float> rows;              ///< feature_rows
         std::vector<KeyedFeatures> schedules;  ///< schedule features (when the correction reads them)
@@ -173,7 +223,7 @@ void WorldModel::update(const std::vector<MeasureResult> &results) {
         if (ok < 2) continue;
         set_task(WorkloadSpec::parse(spec));
         Group g;
-        std::vector<ActionList> actions;
+        std::vector<ActionList> &actions = g.actions;
         for (const auto &entry : list) {
             actions.push_back(entry.first);
             g.latencies.push_back(entry.second);
@@ -204,9 +254,29 @@ void WorldModel::update(const std::vector<MeasureResult> &results) {
     p.eta = bundle_.config.online_eta;
     p.threads = 1;
     p.seed = bundle_.config.seed;
-    online_.train_on_top(ranker_, data, p);
+    online_.train_on_top(prior(), data, p);
     online_width_ = columns;
     online_trained_ = true;
+
+    // The task model: from scratch, no prior, once the run has enough successful measurements.
+    if (task_weight_ <= 0) return;
+    RankingData task;
+    int successes = 0;
+    const size_t task_width = size_t(kActionStatFeatures + kHardwareFeatures) + columns;
+    for (const Group &g : groups) {
+        const std::vector<float> rows = task_rows(g.actions, g.schedules, columns);
+        std::vector<std::vector<float>> group;
+        for (size_t i = 0; i < g.latencies.size(); i++) {
+            group.emplace_back(rows.begin() + long(i * task_width), rows.begin() + long((i + 1) * task_width));
+            successes += g.latencies[i] > 0;
+        }
+        task.add_group(group, g.latencies);
+    }
+    if (successes < kTaskModelMinSuccesses) return;
+    p.rounds = bundle_.config.online_task_rounds;
+    p.depth = bundle_.config.ranker_depth;
+    task_model_.train(task, nullptr, p);
+    task_trained_ = true;
 }
 
 }  // namespace worldtune

@@ -12,6 +12,13 @@
 // statistics tell candidates apart), "world-final" lowers and encodes each candidate's real final state
 // E(s_T) (static encoding, the slow path), "world-actions" uses the action statistics alone.
 //
+// On the machine a calibration names (Calibration.h), the prior is the shipped ranker plus that machine's
+// correction; the online correction then learns on top of the calibrated prior. On any machine other than
+// the one the training records come from, the prior is also hedged: once the run has 8 successful
+// measurements, a task model learned from scratch on them (action statistics + schedule features, no
+// prior) scores too, and a candidate's score is the weighted mean of its within-batch ranks under the two
+// (WorldConfig::online_task_weight).
+//
 // The bundle is a directory (see WorldBundle.h).
 #pragma once
 
@@ -33,17 +40,22 @@ enum class WorldVariant { World, Initial, Final, Actions };
 const char *world_variant_model_name(WorldVariant v);
 /// The ranker variant name inside the bundle: "world", "initial", "final", "actions".
 const char *world_variant_ranker(WorldVariant v);
+/// The variant of a ranker name; throws std::invalid_argument for another name.
+WorldVariant world_variant_from_ranker(const std::string &ranker);
 
 class WorldModel : public CostModel {
 public:
     /// Loads the bundle; throws BundleError with one clear line when it is missing or incompatible.
-    WorldModel(const std::string &bundle_dir, WorldVariant variant = WorldVariant::World, int threads = 2);
+    /// With `use_calibration`, the bundle's calibration for this machine is applied when there is one.
+    WorldModel(const std::string &bundle_dir, WorldVariant variant = WorldVariant::World, int threads = 2,
+               bool use_calibration = true);
     ~WorldModel() override;
 
     std::string name() const override { return world_variant_model_name(variant_); }
     void set_task(const WorkloadSpec &spec) override;
     std::vector<double> predict(const std::vector<ActionList> &candidates) override;
     void update(const std::vector<MeasureResult> &results) override;
+    bool has_prior() const override { return true; }
 
     /// z = E(s) of a state text.
     std::vector<float> encode_text(const std::string &text) const;
@@ -53,7 +65,13 @@ public:
     /// The online correction's rows: feature_rows widened by `columns` columns of the candidates' schedule
     /// features (one KeyedFeatures per row).
     std::vector<float> online_rows(const std::vector<KeyedFeatures> &schedules, const std::vector<float> &rows, size_t columns) const;
+    /// The task model's rows: action statistics, hardware and `columns` columns of the schedule features.
+    std::vector<float> task_rows(const std::vector<ActionList> &candidates, const std::vector<KeyedFeatures> &schedules, size_t columns) const;
     const WorldBundle &bundle() const { return bundle_; }
+    /// The ranker candidates are scored by before any online learning: the shipped one, calibrated to this
+    /// machine when the bundle has a calibration for it.
+    const Ranker &prior() const { return calibrated_ ? calibration_ : ranker_; }
+    bool calibrated() const { return calibrated_; }
     WorldVariant variant() const { return variant_; }
 
 private:
@@ -63,8 +81,13 @@ private:
     std::unique_ptr<EncoderTrainer> encoder_;
     std::unique_ptr<Rollout> rollout_;
     Ranker ranker_;
+    Ranker calibration_;       ///< this machine's correction on top of ranker_ (Calibration.h)
+    bool calibrated_ = false;
     Ranker online_;
     bool online_trained_ = false;
+    Ranker task_model_;        ///< learned from scratch on the run's measurements (WorldConfig::online_task_weight)
+    bool task_trained_ = false;
+    double task_weight_ = 0;   ///< its weight here: 0 on the machine the training records come from
     WorkloadSpec task_;
     bool has_task_ = false;
     std::vector<float> z0_;
