@@ -106,6 +106,19 @@ const std::string &tiny_dataset() {
     return path;
 }
 
+/// Measurements of the first `count` candidates, each slower than the one before.
+std::vector<MeasureResult> measured_in_order(const WorkloadSpec &spec, const std::vector<ActionList> &candidates, size_t count) {
+    std::vector<MeasureResult> measured;
+    for (size_t i = 0; i < count; i++) {
+        MeasureResult r;
+        r.spec = spec.canonical();
+        r.actions = actions_to_json(candidates[i]);
+        r.timing.median_s = 1e-6 * double(1 + i);
+        measured.push_back(r);
+    }
+    return measured;
+}
+
 /// The bundle trained from the tiny dataset (once per test process).
 const std::string &tiny_bundle() {
     static const std::string dir = [] {
@@ -341,15 +354,7 @@ TEST(WorldModel, TinyRecipeGivesABundleThatScoresAndRoundTrips) {
     for (double s : sa) EXPECT_TRUE(std::isfinite(s));
 
     // Online update: a run's measurements change the scores toward what was measured.
-    std::vector<MeasureResult> measured;
-    for (size_t i = 0; i < 8; i++) {
-        MeasureResult r;
-        r.spec = spec.canonical();
-        r.actions = actions_to_json(candidates[i]);
-        r.timing.median_s = 1e-6 * double(1 + i);
-        measured.push_back(r);
-    }
-    a.update(measured);
+    a.update(measured_in_order(spec, candidates, 8));
     const std::vector<double> updated = a.predict(candidates);
     EXPECT_NE(updated, sa);
     EXPECT_GT(updated[0], updated[7]) << "the measured-fastest candidate ranks above the measured-slowest";
@@ -487,14 +492,7 @@ TEST(WorldModel, TaskModelHedgesThePriorOnlyOffTheTrainingMachine) {
     SketchSampler sampler(spec, SamplerParams{}, 7);
     std::vector<ActionList> candidates;
     for (int i = 0; i < 16; i++) candidates.push_back(sampler.sample_valid());
-    std::vector<MeasureResult> measured;
-    for (size_t i = 0; i < 10; i++) {
-        MeasureResult r;
-        r.spec = spec.canonical();
-        r.actions = actions_to_json(candidates[i]);
-        r.timing.median_s = 1e-6 * double(1 + i);
-        measured.push_back(r);
-    }
+    const std::vector<MeasureResult> measured = measured_in_order(spec, candidates, 10);
     auto scores_after_update = [&](const std::string &dir) {
         WorldModel m(dir, WorldVariant::World, 1);
         m.set_task(spec);
