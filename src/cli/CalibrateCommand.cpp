@@ -6,6 +6,7 @@
 #include "dataset/DatasetFile.h"
 #include "model/world/Calibration.h"
 #include "model/world/WorldBundle.h"
+#include "model/world/WorldModel.h"
 #include "workload/Spec.h"
 
 #include <cstdio>
@@ -37,9 +38,13 @@ void add_calibrate_command(CLI::App &app) {
         if (!std::filesystem::exists(o->db)) throw CommandError("records database " + o->db + " not found");
         if (!std::filesystem::exists(o->dataset)) throw CommandError("dataset " + o->dataset + " not found (needed for its training split)");
         o->params.variants = split_list(o->variants);
-        for (const std::string &v : o->params.variants)
-            if (v != "world" && v != "initial" && v != "final" && v != "actions")
-                throw CommandError("unknown variant '" + v + "' (world, initial, final, actions)");
+        for (const std::string &v : o->params.variants) {
+            try {
+                world_variant_from_ranker(v);
+            } catch (const std::invalid_argument &e) {
+                throw CommandError(e.what());
+            }
+        }
         const std::string bundle = WorldBundle::locate(o->bundle);
         Dataset dataset;
         try {

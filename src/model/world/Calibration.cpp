@@ -2,14 +2,11 @@
 
 #include "dataset/DatasetFile.h"
 #include "measure/Hardware.h"
+#include "model/world/WorldBundle.h"
 #include "model/world/WorldModel.h"
 #include "workload/Spec.h"
 
-#include <chrono>
-#include <cstdio>
-#include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <map>
 
 namespace worldtune {
@@ -28,31 +25,25 @@ nlohmann::json metrics_json(const RankingMetrics &m) {
     return {{"top1", m.top1}, {"pairwise", m.pairwise}, {"ndcg10", m.ndcg10}, {"groups", m.groups}};
 }
 
-std::string utc_now() {
-    const std::time_t t = std::time(nullptr);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-    return buf;
-}
-
-/// The rows of every group for one variant (groups of `held_out` or not), as ranking data and per group.
+/// The rows of every group for one variant, computed once: as ranking data of the fitted groups, of all
+/// groups, and per held-out group.
 struct VariantRows {
-    RankingData fit, held;
+    RankingData fit, all;
     std::vector<std::vector<float>> held_rows;  ///< per held-out group
     std::vector<const Group *> held_groups;
 };
 
-VariantRows rows_for(WorldModel &model, const std::vector<Group> &groups, bool hold_out) {
+VariantRows rows_for(WorldModel &model, const std::vector<Group> &groups) {
     VariantRows out;
     const size_t width = size_t(model.prior().width());
     for (const Group &g : groups) {
         model.set_task(WorkloadSpec::parse(g.spec));
-        const std::vector<float> rows = model.feature_rows(g.actions);
+        std::vector<float> rows = model.feature_rows(g.actions);
         std::vector<std::vector<float>> split;
         for (size_t i = 0; i < g.actions.size(); i++) split.emplace_back(rows.begin() + long(i * width), rows.begin() + long((i + 1) * width));
-        if (hold_out && g.held_out) {
-            out.held.add_group(split, g.latencies);
-            out.held_rows.push_back(rows);
+        out.all.add_group(split, g.latencies);
+        if (g.held_out) {
+            out.held_rows.push_back(std::move(rows));
             out.held_groups.push_back(&g);
         } else {
             out.fit.add_group(split, g.latencies);
@@ -78,8 +69,8 @@ bool same_machine(const nlohmann::json &a, const nlohmann::json &b) {
 }
 
 std::string calibration_summary(const std::string &bundle_dir) {
-    const nlohmann::json about = nlohmann::json::parse(std::ifstream(bundle_dir + "/calibration.json"), nullptr, false);
-    const nlohmann::json manifest = nlohmann::json::parse(std::ifstream(bundle_dir + "/manifest.json"), nullptr, false);
+    const nlohmann::json about = read_json_or(bundle_dir + "/calibration.json", nullptr);
+    const nlohmann::json manifest = read_json_or(bundle_dir + "/manifest.json", nullptr);
     const nlohmann::json trained_hardware = manifest.is_object() ? manifest.value("hardware", nlohmann::json()) : nlohmann::json();
     const std::string trained_on = trained_hardware.is_object() ? trained_hardware.value("cpu_model", std::string("another machine"))
                                                                 : std::string("another machine");
@@ -133,7 +124,7 @@ CalibrationReport calibrate_bundle(const std::string &bundle_dir, const RecordSt
     nlohmann::json variants = nlohmann::json::object();
     for (const std::string &variant : params.variants) {
         WorldModel model(bundle_dir, world_variant_from_ranker(variant), params.threads, /*use_calibration=*/false);
-        const VariantRows rows = rows_for(model, groups, true);
+        const VariantRows rows = rows_for(model, groups);
         CalibratedVariant cv;
         cv.variant = variant;
         cv.before = held_out_metrics(model.prior(), rows);
@@ -158,10 +149,9 @@ CalibrationReport calibrate_bundle(const std::string &bundle_dir, const RecordSt
         }
         const std::string file = bundle_dir + "/calibration_" + variant + ".ubj";
         if (cv.rounds > 0) {
-            const VariantRows all = rows_for(model, groups, false);
             Ranker correction(variant, model.prior().state_dim());
             p.rounds = cv.rounds;
-            correction.train_on_top(model.prior(), all.fit, p);
+            correction.train_on_top(model.prior(), rows.all, p);
             correction.save(file);
         } else {
             std::filesystem::remove(file);
@@ -172,7 +162,7 @@ CalibrationReport calibrate_bundle(const std::string &bundle_dir, const RecordSt
     }
     const nlohmann::json out = {{"format", kCalibrationFormat},
                                 {"version", kCalibrationVersion},
-                                {"created_at", utc_now()},
+                                {"created_at", utc_now_iso()},
                                 {"hardware", here},
                                 {"records", report.records},
                                 {"workloads", report.workloads},
@@ -180,12 +170,7 @@ CalibrationReport calibrate_bundle(const std::string &bundle_dir, const RecordSt
                                 {"depth", params.depth},
                                 {"eta", params.eta},
                                 {"variants", variants}};
-    const std::string path = bundle_dir + "/calibration.json";
-    std::ofstream f(path + ".tmp");
-    f << out.dump(2) << "\n";
-    f.close();
-    if (!f) throw std::runtime_error("calibration: cannot write " + path);
-    std::filesystem::rename(path + ".tmp", path);
+    write_json_file(bundle_dir + "/calibration.json", out);
     return report;
 }
 

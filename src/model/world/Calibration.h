@@ -16,7 +16,8 @@
 //
 // Files in the bundle: calibration_<variant>.ubj (Ranker format) and calibration.json
 //   {"format": "worldtune-calibration", "version", "created_at", "hardware": hardware_json() of the machine,
-//    "records", "workloads", "variants": {variant: {"rounds", "holdout": {metrics before/after}}}}.
+//    "records", "workloads", "held_out_workloads", "depth", "eta",
+//    "variants": {variant: {"rounds" (0: uncalibrated), "held_out_before", "held_out_after": metrics}}}.
 // A WorldModel uses a calibration only on the machine it names (same_machine), so a bundle copied to
 // another machine ranks as shipped. Never calibrate on the workloads a model is evaluated on.
 #pragma once

@@ -33,30 +33,6 @@ namespace {
 constexpr int kTokenizerSampleTexts = 20000;  ///< state texts the vocabulary is learned from
 constexpr size_t kEncodeCheckpointStates = 4000;  ///< states encoded between saves of the encoding cache
 
-std::string now_iso() {
-    const std::time_t t = std::time(nullptr);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-    return buf;
-}
-
-void write_json(const std::string &path, const nlohmann::json &j) {
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp);
-        out << j.dump(2) << "\n";
-        if (!out) throw std::runtime_error("cannot write " + path);
-    }
-    fs::rename(tmp, path);
-}
-
-nlohmann::json read_json_or(const std::string &path, nlohmann::json fallback) {
-    std::ifstream in(path);
-    if (!in) return fallback;
-    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    return j.is_discarded() ? fallback : j;
-}
-
 struct Context {
     TrainOptions options;
     Log log;
@@ -76,7 +52,7 @@ struct Context {
 
     void record(const std::string &stage, nlohmann::json report) {
         stages[stage] = std::move(report);
-        write_json(cached("stages.json"), stages);
+        write_json_file(cached("stages.json"), stages);
     }
 
     const StateCorpus &need_corpus() {
@@ -360,14 +336,14 @@ void write_manifest(Context &c) {
     const nlohmann::json manifest = {
         {"format", kBundleFormat},
         {"version", kBundleVersion},
-        {"created_at", now_iso()},
+        {"created_at", utc_now_iso()},
         {"dataset", {{"file", fs::path(c.options.dataset).filename().string()}, {"created_at", c.dataset.created_at},
                      {"workloads", c.dataset.workloads.size()}, {"trajectories", c.dataset.trajectory_count()},
                      {"split_seed", c.dataset.seed}}},
         {"hardware", c.dataset.hardware},
         {"stages", c.stages},
         {"files", files}};
-    write_json(c.path("manifest.json"), manifest);
+    write_json_file(c.path("manifest.json"), manifest);
     c.log("bundle complete: " + c.dir);
 }
 
@@ -389,7 +365,7 @@ void train_world_model(const TrainOptions &options, const Log &log) {
         log("using the configuration in " + c.path("config.json"));
     } else {
         c.config = options.config;
-        write_json(c.path("config.json"), c.config.to_json());
+        write_json_file(c.path("config.json"), c.config.to_json());
     }
     c.stages = read_json_or(c.cached("stages.json"), nlohmann::json::object());
     c.dataset = load_dataset(options.dataset);

@@ -1,6 +1,7 @@
 #include "model/world/WorldBundle.h"
 
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 
@@ -20,6 +21,30 @@ nlohmann::json read_json(const std::string &path, const std::string &what) {
 }
 
 }  // namespace
+
+std::string utc_now_iso() {
+    const std::time_t t = std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return buf;
+}
+
+void write_json_file(const std::string &path, const nlohmann::json &j) {
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp);
+        out << j.dump(2) << "\n";
+        if (!out) throw std::runtime_error("cannot write " + path);
+    }
+    std::filesystem::rename(tmp, path);
+}
+
+nlohmann::json read_json_or(const std::string &path, nlohmann::json fallback) {
+    std::ifstream in(path);
+    if (!in) return fallback;
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    return j.is_discarded() ? fallback : j;
+}
 
 WorldBundle WorldBundle::open(const std::string &dir) {
     namespace fs = std::filesystem;

@@ -30,6 +30,15 @@ struct BundleError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+/// The files of a bundle (and what is written beside it):
+/// the current UTC time as "2026-01-31T12:00:00Z";
+std::string utc_now_iso();
+/// `j` written to `path` through a temporary file and a rename, so a kill never leaves half a file;
+/// throws std::runtime_error when it cannot be written;
+void write_json_file(const std::string &path, const nlohmann::json &j);
+/// the JSON of `path`, or `fallback` when it is missing or not valid JSON.
+nlohmann::json read_json_or(const std::string &path, nlohmann::json fallback);
+
 struct WorldBundle {
     std::string dir;
     nlohmann::json manifest;

@@ -2,15 +2,13 @@
 
 #include "lower/StateText.h"
 #include "measure/Hardware.h"
+#include "model/BlendModel.h"
 #include "model/world/Calibration.h"
 #include "model/world/EncoderTrainer.h"
 #include "model/world/Windows.h"
 
-#include "model/BlendModel.h"
-
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 
 namespace worldtune {
@@ -72,7 +70,7 @@ WorldModel::WorldModel(const std::string &bundle_dir, WorldVariant variant, int 
     task_weight_ = same_machine(bundle_.manifest.value("hardware", nlohmann::json()), hardware_) ? 0.0 : bundle_.config.online_task_weight;
     const std::string calibration = bundle_.path(std::string("calibration_") + world_variant_ranker(variant) + ".ubj");
     if (use_calibration && std::filesystem::exists(calibration)) {
-        const nlohmann::json about = nlohmann::json::parse(std::ifstream(bundle_.path("calibration.json")), nullptr, false);
+        const nlohmann::json about = read_json_or(bundle_.path("calibration.json"), nullptr);
         if (about.is_object() && about.value("format", "") == kCalibrationFormat && about.value("version", 0) == kCalibrationVersion &&
             same_machine(about.value("hardware", nlohmann::json()), hardware_)) {
             try {
