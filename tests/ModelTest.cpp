@@ -281,6 +281,34 @@ TEST(ModelTest, ScheduleFeaturesFollowTheLoopNest) {
     EXPECT_EQ(row, (std::vector<float>{9, 6, 0, 5, 6, 0}));
 }
 
+TEST(ModelTest, ParallelismFeaturesCountLaunchesAndTasks) {
+    auto features = [](const std::string &spec, const std::string &actions) {
+        const auto workload = build_workload(spec);
+        std::vector<float> row = {7};
+        append_parallelism_features(workload->func_infos, actions_from_json(nlohmann::json::parse(actions)), workload->flops, row);
+        EXPECT_EQ(row.size(), size_t(1 + kParallelismFeatures));
+        EXPECT_FLOAT_EQ(row[0], 7) << "appended, not overwritten";
+        EXPECT_FLOAT_EQ(row[1], float(std::log2(1 + workload->flops)));
+        return row;
+    };
+    // The fused tiles of out start once (30 tasks); acc, computed inside them, starts its parallel loop in
+    // each of its 30 instances (10 tasks each).
+    const std::vector<float> nested = features("matmul:M=40,N=48,K=36", R"([
+        ["SP","out","n",[16],"auto"],["SP","out","m",[4],"auto"],["RE","out",["n_1","m_1","n_0","m_0"]],
+        ["FU","out","n_0","m_0","t"],["AN","out","t","parallel"],["CA","acc","out","t"],
+        ["SP","acc.u0","m",[4],"auto"],["AN","acc.u0","m_0","parallel"]])");
+    EXPECT_FLOAT_EQ(nested[2], float(std::log2(1 + 31.0)));
+    EXPECT_FLOAT_EQ(nested[3], float(std::log2(1 + 30.0 + 300.0)));
+    EXPECT_FLOAT_EQ(nested[4], float(std::log2(1 + 2.0 * 40 * 48 * 36 / 31)));
+    // A parallel loop of extent 1 runs serially: no launch, as with no annotation at all.
+    const std::string pool = "pool2d:N=1,C=16,H=4,W=4,R=4,S=4,kind=avg";
+    EXPECT_EQ(features(pool, R"([["AN","out","n","parallel"]])"), features(pool, "[]"));
+    EXPECT_FLOAT_EQ(features(pool, "[]")[2], 0);
+    const std::vector<float> channels = features(pool, R"([["AN","out","c","parallel"]])");
+    EXPECT_FLOAT_EQ(channels[2], 1);
+    EXPECT_FLOAT_EQ(channels[3], float(std::log2(1 + 16.0)));
+}
+
 TEST(ModelTest, NormalizedRanksShareTiesAndKeepRefusals) {
     const double inf = std::numeric_limits<double>::infinity();
     const std::vector<double> r = normalized_ranks({3.0, -inf, 1.0, 3.0, 2.0});

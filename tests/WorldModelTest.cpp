@@ -461,6 +461,11 @@ TEST(WorldModel, CalibrationFitsThisMachineAndOnlyThisMachine) {
     calibrated.set_task(spec);
     shipped.set_task(spec);
     EXPECT_NE(calibrated.predict(candidates), shipped.predict(candidates));
+    // The correction reads the parallelism features after the shipped ranker's row.
+    std::string header;
+    std::getline(std::ifstream(dir + "/calibration_world.ubj", std::ios::binary), header);
+    EXPECT_EQ(nlohmann::json::parse(header).value("feature_length", 0), calibrated.row_width());
+    EXPECT_EQ(calibrated.feature_rows(candidates).size(), candidates.size() * size_t(calibrated.row_width()));
     EXPECT_FALSE(WorldModel(dir, WorldVariant::Final, 1).calibrated()) << "a variant left out stays as shipped";
 
     // The same bundle on another machine ranks as shipped.

@@ -410,7 +410,7 @@ void add_bench_command(CLI::App &app) {
                 data << "\n";
             }
             std::ofstream gp(dir + "/curves.gp");
-            gp << "set terminal pngcairo size 900,560\nset output '" << dir << "/curves.png'\n"
+            gp << "set terminal pngcairo noenhanced size 900,560\nset output '" << dir << "/curves.png'\n"
                << "set title 'Best latency vs trials (geomean over workloads, relative to the best found)'\n"
                << "set xlabel 'measured trials'\nset ylabel 'best latency / best found'\nset logscale y\nset key top right\n"
                << "plot ";
@@ -431,7 +431,7 @@ void add_bench_command(CLI::App &app) {
                      << fixed(median_of(b->second) / median_of(a->second), 4) << "\n";
             }
             std::ofstream gp(dir + "/speedups.gp");
-            gp << "set terminal pngcairo size 900,560\nset output '" << dir << "/speedups.png'\n"
+            gp << "set terminal pngcairo noenhanced size 900,560\nset output '" << dir << "/speedups.png'\n"
                << "set title '" << lead_col << " speedup over " << other << " per workload'\nset style fill solid 0.6\n"
                << "set boxwidth 0.7\nset xtics rotate by -45\nset ylabel 'speedup (x)'\nset yrange [0:*]\n"
                << "plot '" << dir << "/speedups.dat' using 0:2:xtic(1) with boxes notitle, 1 with lines dt 2 notitle\n";
@@ -455,7 +455,7 @@ void add_bench_command(CLI::App &app) {
                      << (l_rel.empty() ? "NaN" : fixed(geomean(l_rel), 4)) << "\n";
             }
             std::ofstream gp(dir + "/efficiency.gp");
-            gp << "set terminal pngcairo size 900,560\nset output '" << dir << "/efficiency.png'\n"
+            gp << "set terminal pngcairo noenhanced size 900,560\nset output '" << dir << "/efficiency.png'\n"
                << "set title 'Sample efficiency: best latency relative to static@" << o->efficiency << "'\n"
                << "set xlabel 'measured trials'\nset ylabel 'best latency / static@" << o->efficiency << "'\nset logscale xy\n"
                << "plot '" << dir << "/efficiency.dat' using 1:2 with lines lw 2 title 'static', '" << dir

@@ -1,6 +1,7 @@
 #include "model/ScheduleFeatures.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace worldtune {
@@ -66,6 +67,32 @@ public:
             out.emplace_back(f.name + "|instances", instances);
         }
         return out;
+    }
+
+    /// How often parallel loops start (`launches`) and the tasks they hand out (`tasks`), over every stage.
+    void parallelism(double &launches, double &tasks) const {
+        launches = tasks = 0;
+        for (const FuncInfo &f : funcs_) {
+            double instances = 1;
+            if (!f.is_output) {
+                auto it = placements_.find(f.name);
+                const Placement p = it == placements_.end() ? Placement{} : it->second;
+                if (p.location == 0) continue;  // inlined: its loops are its consumer's
+                if (p.location == 2) instances = double(instances_at(p.consumer, p.loop));
+            }
+            for (const StageInfo &s : f.stages) {
+                const std::vector<Loop> &loops = nests_.at(s.name);
+                double outside = 1, extent = 1;
+                bool inside = false;
+                for (auto l = loops.rbegin(); l != loops.rend(); ++l) {  // outermost first
+                    if (l->parallel) inside = true, extent *= double(l->extent);
+                    else if (!inside) outside *= double(l->extent);
+                }
+                if (extent <= 1) continue;  // a parallel loop of extent 1 runs serially
+                launches += instances * outside;
+                tasks += instances * outside * extent;
+            }
+        }
     }
 
 private:
@@ -190,6 +217,17 @@ KeyedFeatures schedule_features(const std::vector<FuncInfo> &funcs, const Action
     NestSimulator sim(funcs);
     for (const Action &a : actions) sim.apply(a);
     return sim.features();
+}
+
+void append_parallelism_features(const std::vector<FuncInfo> &funcs, const ActionList &actions, double flops, std::vector<float> &row) {
+    NestSimulator sim(funcs);
+    for (const Action &a : actions) sim.apply(a);
+    double launches = 0, tasks = 0;
+    sim.parallelism(launches, tasks);
+    row.push_back(float(std::log2(1 + std::max(0.0, flops))));
+    row.push_back(float(std::log2(1 + launches)));
+    row.push_back(float(std::log2(1 + tasks)));
+    row.push_back(float(std::log2(1 + std::max(0.0, flops) / std::max(1.0, launches))));
 }
 
 void FeatureColumns::add_keys(const KeyedFeatures &features) {

@@ -34,6 +34,18 @@ using KeyedFeatures = std::vector<std::pair<std::string, float>>;
 /// skipped (the schedule is validated elsewhere).
 KeyedFeatures schedule_features(const std::vector<FuncInfo> &funcs, const ActionList &actions);
 
+/// Columns of how a schedule starts parallel work that mean the same in every workload, so a learner
+/// can carry a machine's cost of starting parallel work from one workload to the next (keyed features
+/// cannot: their keys are stage names). Appended in this order:
+///   log2(1 + flops)                      the workload's arithmetic
+///   log2(1 + launches)                   how often a parallel loop starts: per stage with a parallel loop,
+///                                        its Func's instances times the extent of the loops outside it
+///   log2(1 + tasks)                      launches times the parallel extent
+///   log2(1 + flops / max(1, launches))   the work each start pays for
+/// A parallel loop of extent 1 runs serially and counts as none.
+constexpr int kParallelismFeatures = 4;
+void append_parallelism_features(const std::vector<FuncInfo> &funcs, const ActionList &actions, double flops, std::vector<float> &row);
+
 /// Gives every key seen a column, in first-seen order; rows are dense (a key a schedule lacks reads 0).
 class FeatureColumns {
 public:

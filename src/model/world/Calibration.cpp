@@ -35,7 +35,7 @@ struct VariantRows {
 
 VariantRows rows_for(WorldModel &model, const std::vector<Group> &groups) {
     VariantRows out;
-    const size_t width = size_t(model.prior().width());
+    const size_t width = size_t(model.row_width());
     for (const Group &g : groups) {
         model.set_task(WorkloadSpec::parse(g.spec));
         std::vector<float> rows = model.feature_rows(g.actions);

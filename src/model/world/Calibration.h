@@ -5,8 +5,10 @@
 // hardware features are constant in that data, so they cannot carry what differs on another machine.
 // Calibration measures nothing itself: it reads records measured on this machine (say, a short
 // `worldtune dataset collect` over the training list) and fits, for each ranker variant, an XGBoost
-// correction on top of the shipped ranker (its scores as base margin), over the very rows the ranker reads,
-// so scoring a candidate still never lowers it. The search's online correction then learns on top of the
+// correction on top of the shipped ranker (its scores as base margin), over the rows the ranker reads plus
+// the parallelism features (WorldModel::feature_rows; ScheduleFeatures.h), so scoring a candidate still
+// never lowers it. Those features mean the same in every workload, which is what lets records of small ops
+// teach the correction this machine's cost of starting parallel work. The search's online correction then learns on top of the
 // calibrated ranker.
 //
 // The rounds are chosen on held-out workloads: a share of the workloads (CalibrationParams::holdout) is

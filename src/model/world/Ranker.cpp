@@ -214,6 +214,11 @@ void Ranker::train_on_top(const Ranker &base, const RankingData &data, const Ran
 std::vector<double> Ranker::predict(const std::vector<float> &rows, size_t count) const {
     if (!booster_) throw std::runtime_error("ranker: not trained");
     if (count == 0) return {};
+    const size_t row_width = rows.size() / count;
+    if (row_width < size_t(width()) || row_width * count != rows.size())
+        throw std::runtime_error("ranker: rows of " + std::to_string(rows.size()) + " values for " + std::to_string(count) +
+                                 " candidates; it reads " + std::to_string(width()) + " features each");
+    if (row_width > size_t(width())) return predict(narrow_rows(rows, count, int(row_width), width()), count);
     DMatrixHandle d = matrix(rows, count, width());
     std::vector<float> m;
     try {
@@ -244,7 +249,7 @@ void Ranker::save(const std::string &path) const {
     if (!out) throw std::runtime_error("ranker: cannot write " + path);
 }
 
-Ranker Ranker::load(const std::string &path, const std::string &variant, int state_dim) {
+Ranker Ranker::load(const std::string &path, const std::string &variant, int state_dim, bool extra_columns) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error("ranker " + path + " not found");
     std::string line;
@@ -256,8 +261,9 @@ Ranker Ranker::load(const std::string &path, const std::string &variant, int sta
         throw std::runtime_error("ranker " + path + ": file version " + std::to_string(header.value("version", -1)) +
                                  ", this build reads " + std::to_string(kFileVersion));
     Ranker r(variant, state_dim);
-    if (header.value("variant", "") != variant || header.value("state_dim", -1) != state_dim ||
-        header.value("feature_length", -1) != r.width())
+    const int length = header.value("feature_length", -1);
+    if (extra_columns && length > r.width()) r.extra_width_ = length - r.width();
+    if (header.value("variant", "") != variant || header.value("state_dim", -1) != state_dim || length != r.width())
         throw std::runtime_error("ranker " + path + " is the '" + header.value("variant", std::string("?")) + "' ranker over " +
                                  std::to_string(header.value("feature_length", -1)) + " features; expected '" + variant +
                                  "' over " + std::to_string(r.width()));

@@ -76,7 +76,8 @@ public:
     void train_on_top(const Ranker &base, const RankingData &data, const RankerParams &params);
     /// Makes a loaded correction score on top of `base` again (train_on_top's link is not saved).
     void set_base(const Ranker *base) { base_ = base; }
-    /// Scores of rows (width floats each; higher = faster). With a base (train_on_top), includes its margin.
+    /// Scores of rows (higher = faster): `count` rows of width() floats or more (it reads the first width()
+    /// of each). With a base (train_on_top), includes its margin.
     std::vector<double> predict(const std::vector<float> &rows, size_t count) const;
 
     bool trained() const;
@@ -85,8 +86,9 @@ public:
     int width() const { return state_dim_ + kActionStatFeatures + kHardwareFeatures + extra_width_; }
 
     void save(const std::string &path) const;
-    /// Throws std::runtime_error for a missing file, another format, version, variant or width.
-    static Ranker load(const std::string &path, const std::string &variant, int state_dim);
+    /// Throws std::runtime_error for a missing file, another format, version, variant or width. With
+    /// `extra_columns`, the file may read more features than the variant's (a correction's, train_on_top).
+    static Ranker load(const std::string &path, const std::string &variant, int state_dim, bool extra_columns = false);
 
 private:
     std::string variant_;

@@ -74,7 +74,7 @@ WorldModel::WorldModel(const std::string &bundle_dir, WorldVariant variant, int 
         if (about.is_object() && about.value("format", "") == kCalibrationFormat && about.value("version", 0) == kCalibrationVersion &&
             same_machine(about.value("hardware", nlohmann::json()), hardware_)) {
             try {
-                calibration_ = Ranker::load(calibration, world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model));
+                calibration_ = Ranker::load(calibration, world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model), true);
             } catch (const std::exception &e) {
                 throw BundleError(std::string("world model: ") + e.what());
             }
@@ -102,14 +102,19 @@ void WorldModel::set_task(const WorkloadSpec &spec) {
     if (it == z0_cache_.end()) it = z0_cache_.emplace(key, encode_text(state_text(spec, {}))).first;
     z0_ = it->second;
     auto f = funcs_cache_.find(key);
-    if (f == funcs_cache_.end()) f = funcs_cache_.emplace(key, build_workload(spec)->func_infos).first;
+    if (f == funcs_cache_.end()) {
+        const auto workload = build_workload(spec);
+        f = funcs_cache_.emplace(key, workload->func_infos).first;
+        flops_cache_[key] = workload->flops;
+    }
     funcs_ = &f->second;
+    flops_ = flops_cache_.at(key);
 }
 
 std::vector<float> WorldModel::online_rows(const std::vector<KeyedFeatures> &schedules, const std::vector<float> &rows,
                                            size_t columns) const {
     if (columns == 0) return rows;
-    const size_t base = size_t(ranker_.width());
+    const size_t base = size_t(row_width());
     std::vector<float> out;
     out.reserve(schedules.size() * (base + columns));
     for (size_t i = 0; i < schedules.size(); i++) {
@@ -125,6 +130,7 @@ std::vector<float> WorldModel::task_rows(const std::vector<ActionList> &candidat
     for (size_t i = 0; i < candidates.size(); i++) {
         append_action_stats(candidates[i], out);
         append_hardware(hardware_, out);
+        append_parallelism_features(*funcs_, candidates[i], flops_, out);
         if (columns) online_columns_.append_row(schedules[i], columns, out);
     }
     return out;
@@ -132,9 +138,8 @@ std::vector<float> WorldModel::task_rows(const std::vector<ActionList> &candidat
 
 std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candidates, std::vector<bool> *valid) {
     if (!has_task_) throw std::logic_error("WorldModel: set_task() before scoring");
-    const int width = ranker_.width();
     std::vector<float> rows;
-    rows.reserve(candidates.size() * size_t(width));
+    rows.reserve(candidates.size() * size_t(row_width()));
     if (valid) valid->assign(candidates.size(), true);
     std::vector<std::vector<float>> finals;
     if (variant_ == WorldVariant::Final) {
@@ -162,6 +167,7 @@ std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candi
         }
         append_action_stats(candidates[i], rows);
         append_hardware(hardware_, rows);
+        append_parallelism_features(*funcs_, candidates[i], flops_, rows);
     }
     return rows;
 }
@@ -234,7 +240,7 @@ void WorldModel::update(const std::vector<MeasureResult> &results) {
         groups.push_back(std::move(g));
     }
     const size_t columns = bundle_.config.online_schedule_features ? online_columns_.size() : 0;
-    const size_t width = size_t(ranker_.width()) + columns;
+    const size_t width = size_t(row_width()) + columns;
     RankingData data;
     for (const Group &g : groups) {
         const std::vector<float> rows = online_rows(g.schedules, g.rows, columns);
@@ -260,7 +266,7 @@ void WorldModel::update(const std::vector<MeasureResult> &results) {
     if (task_weight_ <= 0) return;
     RankingData task;
     int successes = 0;
-    const size_t task_width = size_t(kActionStatFeatures + kHardwareFeatures) + columns;
+    const size_t task_width = size_t(kActionStatFeatures + kHardwareFeatures + kParallelismFeatures) + columns;
     for (const Group &g : groups) {
         const std::vector<float> rows = task_rows(g.actions, g.schedules, columns);
         std::vector<std::vector<float>> group;

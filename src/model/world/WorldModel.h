@@ -13,7 +13,9 @@
 // E(s_T) (static encoding, the slow path), "world-actions" uses the action statistics alone.
 //
 // On the machine a calibration names (Calibration.h), the prior is the shipped ranker plus that machine's
-// correction; the online correction then learns on top of the calibrated prior. On any machine other than
+// correction, which also reads the parallelism features (ScheduleFeatures.h: columns that mean the same in
+// every workload, so what starting parallel work costs here carries across workloads); the online
+// correction then learns on top of the calibrated prior. On any machine other than
 // the one the training records come from, the prior is also hedged: once the run has 8 successful
 // measurements, a task model learned from scratch on them (action statistics + schedule features, no
 // prior) scores too, and a candidate's score is the weighted mean of its within-batch ranks under the two
@@ -60,12 +62,16 @@ public:
     /// z = E(s) of a state text.
     std::vector<float> encode_text(const std::string &text) const;
     std::vector<std::vector<float>> encode_texts(const std::vector<std::string> &texts) const;
-    /// The ranker's feature rows of candidates of the current task (what predict scores).
+    /// The feature rows of candidates of the current task (what predict scores), row_width() floats each:
+    /// the shipped ranker's row, then the parallelism features (ScheduleFeatures.h), which only the
+    /// calibration and the online models read (the shipped ranker, trained on one machine, does not).
     std::vector<float> feature_rows(const std::vector<ActionList> &candidates, std::vector<bool> *valid = nullptr);
+    int row_width() const { return ranker_.width() + kParallelismFeatures; }
     /// The online correction's rows: feature_rows widened by `columns` columns of the candidates' schedule
     /// features (one KeyedFeatures per row).
     std::vector<float> online_rows(const std::vector<KeyedFeatures> &schedules, const std::vector<float> &rows, size_t columns) const;
-    /// The task model's rows: action statistics, hardware and `columns` columns of the schedule features.
+    /// The task model's rows: action statistics, hardware, parallelism and `columns` columns of the schedule
+    /// features.
     std::vector<float> task_rows(const std::vector<ActionList> &candidates, const std::vector<KeyedFeatures> &schedules, size_t columns) const;
     const WorldBundle &bundle() const { return bundle_; }
     /// The ranker candidates are scored by before any online learning: the shipped one, calibrated to this
@@ -94,6 +100,8 @@ private:
     std::map<std::string, std::vector<float>> z0_cache_;
     std::map<std::string, std::vector<FuncInfo>> funcs_cache_;  ///< the stages of each task
     const std::vector<FuncInfo> *funcs_ = nullptr;              ///< those of the current task
+    std::map<std::string, double> flops_cache_;                 ///< the arithmetic of each task
+    double flops_ = 0;                                          ///< that of the current task
     FeatureColumns online_columns_;  ///< the schedule features' columns, as the online data met them
     size_t online_width_ = 0;        ///< of those, the ones the trained correction reads
     nlohmann::json hardware_;
