@@ -518,6 +518,26 @@ TEST(WorldModel, TaskModelHedgesThePriorOnlyOffTheTrainingMachine) {
     EXPECT_EQ(scores_after_update(here), scores_after_update(here_off)) << "no task model on the training machine";
 }
 
+// The task model reads the tail of each feature row, and that tail is the action statistics, the hardware
+// and the parallelism features of the candidate, as if computed on their own.
+TEST(WorldModel, TaskRowsAreTheFeatureRowsAfterTheState) {
+    WorldModel m(tiny_bundle(), WorldVariant::World, 1);
+    const WorkloadSpec spec = WorkloadSpec::parse("matmul:M=20,N=12,K=8");
+    m.set_task(spec);
+    SketchSampler sampler(spec, SamplerParams{}, 3);
+    std::vector<ActionList> candidates;
+    for (int i = 0; i < 6; i++) candidates.push_back(sampler.sample_valid());
+    const auto workload = build_workload(spec);
+    std::vector<float> expected;
+    for (const ActionList &c : candidates) {
+        append_action_stats(c, expected);
+        append_hardware(hardware_json(), expected);
+        append_parallelism_features(workload->func_infos, c, workload->flops, expected);
+    }
+    ASSERT_EQ(expected.size(), candidates.size() * size_t(WorldModel::kTaskRowFeatures));
+    EXPECT_EQ(m.task_rows(m.feature_rows(candidates), {}, 0), expected);
+}
+
 // `worldtune bench` end to end on the tiny bundle: tunes each model and ablation, re-measures, writes the
 // report with its plots, and refuses a workload of the train split.
 TEST(WorldModel, BenchWritesTheReportAndPlots) {

@@ -101,14 +101,12 @@ void WorldModel::set_task(const WorkloadSpec &spec) {
     auto it = z0_cache_.find(key);
     if (it == z0_cache_.end()) it = z0_cache_.emplace(key, encode_text(state_text(spec, {}))).first;
     z0_ = it->second;
-    auto f = funcs_cache_.find(key);
-    if (f == funcs_cache_.end()) {
+    auto f = stages_cache_.find(key);
+    if (f == stages_cache_.end()) {
         const auto workload = build_workload(spec);
-        f = funcs_cache_.emplace(key, workload->func_infos).first;
-        flops_cache_[key] = workload->flops;
+        f = stages_cache_.emplace(key, TaskStages{workload->func_infos, workload->flops}).first;
     }
-    funcs_ = &f->second;
-    flops_ = flops_cache_.at(key);
+    stages_ = &f->second;
 }
 
 std::vector<float> WorldModel::online_rows(const std::vector<KeyedFeatures> &schedules, const std::vector<float> &rows,
@@ -124,13 +122,14 @@ std::vector<float> WorldModel::online_rows(const std::vector<KeyedFeatures> &sch
     return out;
 }
 
-std::vector<float> WorldModel::task_rows(const std::vector<ActionList> &candidates, const std::vector<KeyedFeatures> &schedules,
+std::vector<float> WorldModel::task_rows(const std::vector<float> &rows, const std::vector<KeyedFeatures> &schedules,
                                          size_t columns) const {
+    // The task model reads the tail of each feature row: everything after the state vector.
+    const size_t width = size_t(row_width()), tail = size_t(kTaskRowFeatures), n = rows.size() / width;
     std::vector<float> out;
-    for (size_t i = 0; i < candidates.size(); i++) {
-        append_action_stats(candidates[i], out);
-        append_hardware(hardware_, out);
-        append_parallelism_features(*funcs_, candidates[i], flops_, out);
+    out.reserve(n * (tail + columns));
+    for (size_t i = 0; i < n; i++) {
+        out.insert(out.end(), rows.begin() + long((i + 1) * width - tail), rows.begin() + long((i + 1) * width));
         if (columns) online_columns_.append_row(schedules[i], columns, out);
     }
     return out;
@@ -167,7 +166,7 @@ std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candi
         }
         append_action_stats(candidates[i], rows);
         append_hardware(hardware_, rows);
-        append_parallelism_features(*funcs_, candidates[i], flops_, rows);
+        append_parallelism_features(stages_->funcs, candidates[i], stages_->flops, rows);
     }
     return rows;
 }
@@ -179,7 +178,7 @@ std::vector<double> WorldModel::predict(const std::vector<ActionList> &candidate
     std::vector<KeyedFeatures> schedules;
     if (online_trained_ && online_width_ > 0) {
         schedules.reserve(candidates.size());
-        for (const ActionList &c : candidates) schedules.push_back(schedule_features(*funcs_, c));
+        for (const ActionList &c : candidates) schedules.push_back(schedule_features(stages_->funcs, c));
     }
     if (!online_trained_) {
         scores = prior().predict(rows, candidates.size());
@@ -191,7 +190,7 @@ std::vector<double> WorldModel::predict(const std::vector<ActionList> &candidate
     const double w = task_weight_;
     if (task_trained_ && w > 0) {
         const std::vector<double> a = normalized_ranks(scores),
-                                  b = normalized_ranks(task_model_.predict(task_rows(candidates, schedules, online_width_), candidates.size()));
+                                  b = normalized_ranks(task_model_.predict(task_rows(rows, schedules, online_width_), candidates.size()));
         for (size_t i = 0; i < scores.size(); i++) scores[i] = (1 - w) * a[i] + w * b[i];
     }
     for (size_t i = 0; i < scores.size(); i++)
@@ -232,7 +231,7 @@ void WorldModel::update(const std::vector<MeasureResult> &results) {
             actions.push_back(entry.first);
             g.latencies.push_back(entry.second);
             if (bundle_.config.online_schedule_features) {
-                g.schedules.push_back(schedule_features(*funcs_, entry.first));
+                g.schedules.push_back(schedule_features(stages_->funcs, entry.first));
                 online_columns_.add_keys(g.schedules.back());
             }
         }
@@ -266,9 +265,9 @@ void WorldModel::update(const std::vector<MeasureResult> &results) {
     if (task_weight_ <= 0) return;
     RankingData task;
     int successes = 0;
-    const size_t task_width = size_t(kActionStatFeatures + kHardwareFeatures + kParallelismFeatures) + columns;
+    const size_t task_width = size_t(kTaskRowFeatures) + columns;
     for (const Group &g : groups) {
-        const std::vector<float> rows = task_rows(g.actions, g.schedules, columns);
+        const std::vector<float> rows = task_rows(g.rows, g.schedules, columns);
         std::vector<std::vector<float>> group;
         for (size_t i = 0; i < g.latencies.size(); i++) {
             group.emplace_back(rows.begin() + long(i * task_width), rows.begin() + long((i + 1) * task_width));

@@ -70,9 +70,10 @@ public:
     /// The online correction's rows: feature_rows widened by `columns` columns of the candidates' schedule
     /// features (one KeyedFeatures per row).
     std::vector<float> online_rows(const std::vector<KeyedFeatures> &schedules, const std::vector<float> &rows, size_t columns) const;
-    /// The task model's rows: action statistics, hardware, parallelism and `columns` columns of the schedule
-    /// features.
-    std::vector<float> task_rows(const std::vector<ActionList> &candidates, const std::vector<KeyedFeatures> &schedules, size_t columns) const;
+    /// The task model's rows from feature rows: their action statistics, hardware and parallelism
+    /// (kTaskRowFeatures, the tail after the state vector), then `columns` columns of the schedule features.
+    static constexpr int kTaskRowFeatures = kActionStatFeatures + kHardwareFeatures + kParallelismFeatures;
+    std::vector<float> task_rows(const std::vector<float> &rows, const std::vector<KeyedFeatures> &schedules, size_t columns) const;
     const WorldBundle &bundle() const { return bundle_; }
     /// The ranker candidates are scored by before any online learning: the shipped one, calibrated to this
     /// machine when the bundle has a calibration for it.
@@ -98,10 +99,12 @@ private:
     bool has_task_ = false;
     std::vector<float> z0_;
     std::map<std::string, std::vector<float>> z0_cache_;
-    std::map<std::string, std::vector<FuncInfo>> funcs_cache_;  ///< the stages of each task
-    const std::vector<FuncInfo> *funcs_ = nullptr;              ///< those of the current task
-    std::map<std::string, double> flops_cache_;                 ///< the arithmetic of each task
-    double flops_ = 0;                                          ///< that of the current task
+    struct TaskStages {
+        std::vector<FuncInfo> funcs;  ///< the workload's stages (what ScheduleFeatures simulates)
+        double flops = 0;             ///< its arithmetic
+    };
+    std::map<std::string, TaskStages> stages_cache_;  ///< per task
+    const TaskStages *stages_ = nullptr;              ///< the current task's
     FeatureColumns online_columns_;  ///< the schedule features' columns, as the online data met them
     size_t online_width_ = 0;        ///< of those, the ones the trained correction reads
     nlohmann::json hardware_;
