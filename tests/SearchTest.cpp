@@ -1,4 +1,4 @@
-// The search: sketch rules give valid states on every op kind (serial ones too), tapes replay exactly, mutation and
+// The search: sketch rules give valid states on every op kind, tapes replay exactly, mutation and
 // crossover keep states valid or are rejected cleanly, the evolutionary search proposes unmeasured
 // valid candidates, its batch pick skips near copies when asked to, the task scheduler allocates rounds
 // sensibly, and an interrupted tuning run resumes without measuring a state twice.
@@ -91,29 +91,6 @@ TEST(Search, RowsShorterThanAVectorVectorizeTheChannels) {
         }
     }
     EXPECT_GE(vectorized_reductions, 20) << "p_wide_vector is 0.8 (fewer than 20 of 40: about 1e-5 by chance)";
-}
-
-TEST(Search, ASerialScheduleHasNoParallelLoopAndStillLowers) {
-    // Every op kind: with p_serial 1 no stage runs in parallel; with 0 the output always does.
-    for (const char *text : kSpecs) {
-        const WorkloadSpec spec = WorkloadSpec::parse(text);
-        for (double p_serial : {1.0, 0.0}) {
-            SamplerParams params;
-            params.p_serial = p_serial;
-            SketchSampler sampler(spec, params, test_seed());
-            for (int i = 0; i < 4; i++) {
-                const ActionList a = sampler.sample_valid();
-                int parallel = 0;
-                for (const Action &act : a) parallel += act.kind == ActionKind::Annotate && act.annotation == AnnotationKind::Parallel;
-                if (p_serial == 1.0) {
-                    EXPECT_EQ(parallel, 0) << text << ": " << actions_to_json(a).dump();
-                    EXPECT_EQ(state_text(spec, a).find("parallel"), std::string::npos) << text;
-                } else {
-                    EXPECT_GE(parallel, 1) << text << ": " << actions_to_json(a).dump();
-                }
-            }
-        }
-    }
 }
 
 TEST(Search, TapesReplayExactly) {

@@ -135,10 +135,6 @@ void SketchSampler::vectorize_reduction_func(ActionList &out, const FuncInfo &f,
     out.push_back(Action::annotate(f.name, inner_name(dim, 1), AnnotationKind::Vectorize));
 }
 
-void SketchSampler::annotate_parallel(ActionList &out, const std::string &stage, const std::string &loop) const {
-    if (!serial_) out.push_back(Action::annotate(stage, loop, AnnotationKind::Parallel));
-}
-
 void SketchSampler::tile_output(ActionList &out, std::vector<int64_t> &tiles, std::string &tile_loop) {
     const FuncInfo &f = workload_->func_infos.back();
     std::vector<int64_t> extents;
@@ -173,7 +169,7 @@ void SketchSampler::tile_output(ActionList &out, std::vector<int64_t> &tiles, st
         out.push_back(Action::fuse(f.name, outer[outer.size() - 1 - j], fused, next));
         fused = next;
     }
-    annotate_parallel(out, f.name, fused);
+    out.push_back(Action::annotate(f.name, fused, AnnotationKind::Parallel));
     tile_loop = k == outer.size() ? fused : outer.front();
     if (!vector_inner.empty() && tiles[v] >= lanes())
         out.push_back(Action::annotate(f.name, vector_inner, AnnotationKind::Vectorize));
@@ -245,7 +241,7 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
             out.push_back(Action::fuse(stage.name, s_outer[s_outer.size() - 2], fused, next));
             fused = next;
         }
-        annotate_parallel(out, stage.name, fused);
+        out.push_back(Action::annotate(stage.name, fused, AnnotationKind::Parallel));
     }
 }
 
@@ -272,7 +268,7 @@ void SketchSampler::schedule_root_reduction(ActionList &out, const FuncInfo &f) 
         vectorize_reduction_func(out, f, extents, v);
         // The outermost dim in parallel (its outer piece when it is the one split into vectors).
         const std::string last = v + 1 == f.dims.size() ? split_name(f.dims.back().name, 1, 0) : f.dims.back().name;
-        if (f.dims.size() > 1) annotate_parallel(out, f.name, last);
+        if (f.dims.size() > 1) out.push_back(Action::annotate(f.name, last, AnnotationKind::Parallel));
     }
     for (size_t s = 1; s < f.stages.size(); s++) tile_update(out, f.stages[s], extents, v, true);
 }
@@ -285,7 +281,7 @@ bool SketchSampler::schedule_elementwise(ActionList &out, const FuncInfo &f, con
         out.push_back(Action::compute_at(f.name, output.name, tile_loop));
     } else {
         out.push_back(Action::compute_root(f.name));
-        if (f.dims.size() > 1) annotate_parallel(out, f.name, f.dims.back().name);
+        if (f.dims.size() > 1) out.push_back(Action::annotate(f.name, f.dims.back().name, AnnotationKind::Parallel));
     }
     if (!f.dims.empty()) vectorize_pure(out, f.name, f.dims[0], f.dims[0].extent);
     return at_tile;
@@ -295,7 +291,6 @@ ActionList SketchSampler::build() {
     ActionList out;
     std::vector<int64_t> tiles;
     std::string tile_loop;
-    serial_ = chance(DecisionKind::ParallelGrain, params_.p_serial);
     choose_wide_vector_dim();
     tile_output(out, tiles, tile_loop);
     // Consumers first: a Func may live inside the output's tile only when every consumer does too

@@ -15,8 +15,6 @@
 //   elementwise        simple elementwise stages stay inlined (always-inline) or are computed at the
 //                      output's tile or at root, vectorized along their innermost loop
 //   unroll             random unrolling of small inner loops
-//   serial             one decision per schedule may drop every parallel annotation (a small pipeline,
-//                      where starting the thread pool costs more than the work it shares)
 // Every random choice is recorded on a DecisionTape. Replaying a tape rebuilds its schedule; changing one
 // decision (mutation) or splicing two tapes (crossover) gives a neighbour that is again an instance of a
 // sketch: the evolutionary search works on tapes and never has to repair an action list.
@@ -41,8 +39,6 @@ struct SamplerParams {
     int max_vectors = 4;             ///< largest vectorized loop, in vectors (wider ones crash LLVM 14 on
                                      ///< strided row reductions and spill registers elsewhere)
     int max_unroll = 8;              ///< largest loop extent the sampler unrolls
-    double p_serial = 0.15;          ///< chance of a schedule with no parallel loop at all (the decision
-                                     ///< is drawn for every schedule; the search learns where it pays)
     int max_tries = 50;              ///< draws per valid sample before giving up
 };
 
@@ -94,10 +90,6 @@ private:
     /// The output dim vectorized instead of a too-short innermost one ("" none); drawn once per schedule.
     std::string wide_vector_dim_;
     void choose_wide_vector_dim();
-    /// Whether the schedule being built runs every loop serially; drawn once per schedule.
-    bool serial_ = false;
-    /// Marks `loop` of `stage` parallel, unless the schedule is serial.
-    void annotate_parallel(ActionList &out, const std::string &stage, const std::string &loop) const;
     /// Which of a Func's pure dims to vectorize, given their extents: the innermost one, or the wide one.
     size_t vector_index(const FuncInfo &f, const std::vector<int64_t> &extents) const;
     void tile_output(ActionList &out, std::vector<int64_t> &tiles, std::string &tile_loop);
