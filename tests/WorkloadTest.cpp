@@ -186,7 +186,7 @@ int count_op(const std::vector<PresetEntry> &entries, const std::string &op) {
 }
 
 TEST(WorkloadTest, PresetsAreDistinctCanonicalAndBuild) {
-    ASSERT_EQ(preset_names().size(), 4u);
+    ASSERT_EQ(preset_names().size(), 11u);
     for (const std::string &name : preset_names()) {
         SCOPED_TRACE(name);
         const std::vector<PresetEntry> entries = preset(name);
@@ -215,7 +215,22 @@ TEST(WorkloadTest, PresetsAreDistinctCanonicalAndBuild) {
         EXPECT_EQ(count_op(preset(name), "layernorm"), 25) << name;
         EXPECT_GE(count_op(preset(name), "dense"), 48) << name;
     }
-    // ResNet-50 at batch 1 is about 4.1 G multiply-adds.
+    EXPECT_EQ(count_op(preset("resnet18"), "conv2d"), 20);
+    EXPECT_EQ(count_op(preset("resnet18"), "pool2d"), 2);
+    EXPECT_EQ(count_op(preset("mobilenet_v1"), "conv2d"), 27);
+    EXPECT_EQ(count_op(preset("squeezenet1_1"), "conv2d"), 26);
+    EXPECT_EQ(count_op(preset("squeezenet1_1"), "pool2d"), 4);
+    EXPECT_EQ(count_op(preset("vit_b16"), "batch_matmul"), 24);
+    EXPECT_EQ(count_op(preset("vit_b16"), "layernorm"), 25);
+    EXPECT_EQ(count_op(preset("bert_large"), "batch_matmul"), 48);
+    EXPECT_EQ(count_op(preset("bert_large"), "layernorm"), 49);
+    EXPECT_EQ(count_op(preset("densenet121"), "conv2d"), 1 + 2 * (6 + 12 + 24 + 16) + 3);
+    EXPECT_EQ(count_op(preset("t5_small_encoder"), "layernorm"), 13);
+    // ResNet-50 at batch 1 is about 4.1 G multiply-adds; ResNet-18 about 1.8 G.
+    double resnet18_gflop = 0;
+    for (const PresetEntry &e : preset("resnet18"))
+        resnet18_gflop += e.count * find_op(WorkloadSpec::parse(e.spec).op())->flops(WorkloadSpec::parse(e.spec)) * 1e-9;
+    EXPECT_NEAR(resnet18_gflop, 3.6, 0.2);
     double resnet_gflop = 0;
     for (const PresetEntry &e : preset("resnet50"))
         resnet_gflop += e.count * find_op(WorkloadSpec::parse(e.spec).op())->flops(WorkloadSpec::parse(e.spec)) * 1e-9;

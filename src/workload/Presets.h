@@ -12,8 +12,9 @@ struct PresetEntry {
     int count;
 };
 
-/// The known networks: resnet50, mobilenet_v2, bert_base, gpt2 (batch 1; sequence length 128 for the
-/// transformers).
+/// The known networks: resnet50, mobilenet_v2, bert_base, gpt2 (the first four, whose subgraphs the
+/// collection list holds), resnet18, mobilenet_v1, squeezenet1_1, vit_b16, bert_large, densenet121,
+/// t5_small_encoder (batch 1; sequence length 128 for the text transformers, 197 tokens for ViT).
 const std::vector<std::string> &preset_names();
 
 /// The subgraphs of a network, distinct and in network order. Throws SpecError naming the known networks.
