@@ -3,6 +3,7 @@
 #include "lower/StateText.h"
 #include "model/BlendModel.h"
 #include "model/CostModel.h"
+#include "model/RankingMetrics.h"
 #include "model/ScheduleFeatures.h"
 #include "model/StaticFeatures.h"
 #include "model/StaticModel.h"
@@ -307,6 +308,74 @@ TEST(ModelTest, ParallelismFeaturesCountLaunchesAndTasks) {
     const std::vector<float> channels = features(pool, R"([["AN","out","c","parallel"]])");
     EXPECT_FLOAT_EQ(channels[2], 1);
     EXPECT_FLOAT_EQ(channels[3], float(std::log2(1 + 16.0)));
+}
+
+TEST(ModelTest, ActionContextsReadTheExtentsActedOn) {
+    const ActionList actions = actions_from_json(nlohmann::json::parse(R"([
+        ["SP","out","n",[16],"auto"],["SP","out","m",[4],"auto"],["RE","out",["n_1","m_1","n_0","m_0"]],
+        ["FU","out","n_0","m_0","t"],["AN","out","t","parallel"],["AN","out","n_1","vectorize"],
+        ["CA","acc","out","t"],["CR","acc"],["AN","out","zz","unroll"]])"));
+    const std::vector<ActionContext> even = action_contexts(build_workload("matmul:M=40,N=48,K=36")->func_infos, actions);
+    const std::vector<ActionContext> odd = action_contexts(build_workload("matmul:M=40,N=47,K=36")->func_infos, actions);
+    ASSERT_EQ(even.size(), actions.size());
+    // Split n (48, or 47) by 16: the extent, the factor, whether it divides, the waste past the end.
+    EXPECT_FLOAT_EQ(even[0][0], std::log2(49.0f));
+    EXPECT_FLOAT_EQ(even[0][1], std::log2(17.0f));
+    EXPECT_EQ(even[0][2], 1);
+    EXPECT_EQ(even[0][3], 0);
+    EXPECT_FLOAT_EQ(even[0][4], std::log2(4.0f)) << "3 outer tiles";
+    EXPECT_EQ(even[0][5], 1);
+    EXPECT_EQ(even[0][6], 1);
+    EXPECT_EQ(odd[0][2], 0) << "16 does not divide 47";
+    EXPECT_FLOAT_EQ(odd[0][3], 1.0f / 48.0f);
+    EXPECT_EQ(odd[0][5], 0);
+    // Fuse n_0 (3 tiles) and m_0 (10): the fused extent, the inner and outer extents.
+    EXPECT_FLOAT_EQ(even[3][0], std::log2(31.0f));
+    EXPECT_FLOAT_EQ(even[3][1], std::log2(4.0f));
+    EXPECT_FLOAT_EQ(even[3][4], std::log2(11.0f));
+    // Parallel t (30) at position 2; vectorize n_1 (16) innermost.
+    EXPECT_FLOAT_EQ(even[4][0], std::log2(31.0f));
+    EXPECT_EQ(even[4][4], 2);
+    EXPECT_FLOAT_EQ(even[5][0], std::log2(17.0f));
+    EXPECT_EQ(even[5][4], 0);
+    // compute_at t: acc computed once per fused tile (30 times); compute_root: acc's 40 x 48 points.
+    EXPECT_FLOAT_EQ(even[6][1], std::log2(31.0f));
+    EXPECT_FLOAT_EQ(even[7][0], std::log2(1.0f + 40 * 48));
+    // An unknown loop is flagged as such.
+    EXPECT_EQ(even[8][7], 0);
+    EXPECT_EQ(even[5][7], 1);
+    // One simulation gives both the contexts and the parallelism features.
+    const auto workload = build_workload("matmul:M=40,N=48,K=36");
+    std::vector<ActionContext> contexts;
+    std::vector<float> together = {1}, apart = {1};
+    read_schedule(workload->func_infos, actions, workload->flops, contexts, together);
+    append_parallelism_features(workload->func_infos, actions, workload->flops, apart);
+    EXPECT_EQ(contexts, even);
+    EXPECT_EQ(together, apart);
+}
+
+TEST(ModelTest, RankingMetricsScoreTiesByExpectedValue) {
+    // A constant model earns what random picking earns: the mean gain for top-1, half the pairs.
+    const RankingMetrics flat = group_ranking_metrics({1, 2, 4}, {0, 0, 0});
+    EXPECT_NEAR(flat.top1, (1 + 0.5 + 0.25) / 3, 1e-12);
+    EXPECT_NEAR(flat.top5, 1.0, 1e-12);
+    EXPECT_NEAR(flat.pairwise, 0.5, 1e-12);
+    const RankingMetrics perfect = group_ranking_metrics({1, 2, 4}, {3, 2, 1});
+    EXPECT_EQ(perfect.top1, 1.0);
+    EXPECT_EQ(perfect.pairwise, 1.0);
+    EXPECT_NEAR(perfect.ndcg10, 1.0, 1e-12);
+    // Top-5 of six tied candidates holds the best with probability 5/6; else the second best.
+    const RankingMetrics six = group_ranking_metrics({1, 2, 3, 4, 5, 6}, {0, 0, 0, 0, 0, 0});
+    EXPECT_NEAR(six.top5, 5.0 / 6 + 1.0 / 6 * 0.5, 1e-12);
+    // A tie below a clear first pick: top-1 is that pick; NDCG spreads the tied gains evenly.
+    const RankingMetrics head = group_ranking_metrics({2, 1, 4}, {5, 1, 1});
+    EXPECT_NEAR(head.top1, 0.5, 1e-12);
+    const double ideal = 1 + 0.5 / std::log2(3.0) + 0.25 / 2;
+    EXPECT_NEAR(head.ndcg10, (0.5 + 0.625 / std::log2(3.0) + 0.625 / 2) / ideal, 1e-12);
+    // Reversed order of the same scores: the expected value does not depend on the candidates' order.
+    const RankingMetrics reversed = group_ranking_metrics({4, 1, 2}, {1, 1, 5});
+    EXPECT_NEAR(reversed.ndcg10, head.ndcg10, 1e-12);
+    EXPECT_NEAR(reversed.top5, head.top5, 1e-12);
 }
 
 TEST(ModelTest, NormalizedRanksShareTiesAndKeepRefusals) {

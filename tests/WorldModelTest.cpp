@@ -10,6 +10,7 @@
 #include "model/world/EncodingCache.h"
 #include "model/world/Nets.h"
 #include "model/world/Ranker.h"
+#include "model/world/LatentCorrection.h"
 #include "model/world/Rollout.h"
 #include "model/world/Tokenizer.h"
 #include "model/world/Training.h"
@@ -124,7 +125,7 @@ const std::string &tiny_bundle() {
     static const std::string dir = [] {
         const std::string out = temp_path("bundle");
         TrainOptions o;
-        o.dataset = tiny_dataset();
+        o.datasets = {tiny_dataset()};
         o.out = out;
         o.config = tiny_config();
         train_world_model(o, [](const std::string &line) { std::printf("%s\n", line.c_str()); });
@@ -237,37 +238,47 @@ TEST(WorldModel, RolloutOfNoActionIsZ0AndTablesRoundTrip) {
     WorldConfig c = tiny_config();
     TransitionTrainer trainer(c, tok.vocab_size());
     Rollout rollout(trainer.tables(), tok);
+    ASSERT_GT(rollout.state_rank(), 0);
     std::vector<float> z0(size_t(c.d_model));
     for (int i = 0; i < c.d_model; i++) z0[size_t(i)] = std::sin(float(i));
     std::vector<float> out;
-    rollout.run(z0, {}, out);
+    rollout.run(z0, {}, {}, out);
     EXPECT_EQ(out, z0);
 
     const Action a = Action::split("out", "x", {16});
+    const ActionContext split_of_1024 = {10.0f, 4.1f, 1, 0, 6.0f, 1, 1, 1}, split_of_1023 = {9.99f, 4.1f, 0, 0.001f, 6.0f, 0, 0, 1};
+    const ActionContext plain = {5.0f, 0, 1, 0, 0, 1, 1, 1};
     const RolloutTables tables = trainer.tables();
     const std::string path = temp_path("tables.bin");
     tables.save(path);
     Rollout reloaded(RolloutTables::load(path), tok);
     std::vector<float> again;
-    reloaded.run(z0, {a, Action::annotate("out", "x_1", AnnotationKind::Vectorize)}, again);
+    reloaded.run(z0, {a, Action::annotate("out", "x_1", AnnotationKind::Vectorize)}, {split_of_1024, plain}, again);
     std::vector<float> first;
-    rollout.run(z0, {a, Action::annotate("out", "x_1", AnnotationKind::Vectorize)}, first);
+    rollout.run(z0, {a, Action::annotate("out", "x_1", AnnotationKind::Vectorize)}, {split_of_1024, plain}, first);
     EXPECT_EQ(first, again);
     EXPECT_NE(first, z0);
-    EXPECT_EQ(rollout.trajectory(z0, {a, a}).size(), 2u);
+    EXPECT_EQ(rollout.trajectory(z0, {a, a}, {}).size(), 2u);
+    // The same action on a loop that its factor does not divide is another step.
+    std::vector<float> odd;
+    rollout.run(z0, {a}, {split_of_1023}, odd);
+    rollout.run(z0, {a}, {split_of_1024}, first);
+    EXPECT_NE(odd, first);
 
     // The plain-C++ rollout and the torch rollout used in training agree.
     const ActionList list = {a, Action::annotate("out", "x_1", AnnotationKind::Vectorize), Action::compute_root("acc")};
+    const std::vector<ActionContext> contexts = {split_of_1023, plain, plain};
     TrajectorySample sample;
     for (const Action &x : list) sample.actions.push_back(action_ids(tok, x, c.action_max_tokens));
+    sample.contexts = contexts;
     sample.states = {0, -1, -1, 0};
     const std::vector<float> torch_final = trainer.predict_finals({sample}, {z0})[0];
-    rollout.run(z0, list, out);
+    rollout.run(z0, list, contexts, out);
     ASSERT_EQ(out.size(), torch_final.size());
     for (size_t i = 0; i < out.size(); i++) EXPECT_NEAR(out[i], torch_final[i], 1e-4) << i;
     // ... and so do their performance probes: the world ranker's features are z_T and the probe's score.
     std::vector<float> features;
-    rollout.features(z0, list, features);
+    rollout.features(z0, list, contexts, features);
     ASSERT_EQ(int(features.size()), rollout.feature_dim());
     EXPECT_NEAR(features.back(), trainer.probe_scores({torch_final})[0], 1e-4);
     EXPECT_EQ(std::vector<float>(features.begin(), features.end() - 1), out);
@@ -369,7 +380,7 @@ TEST(WorldModel, TinyRecipeGivesABundleThatScoresAndRoundTrips) {
     // Resuming a complete bundle trains nothing and keeps its files.
     const auto stamp = std::filesystem::last_write_time(dir + "/encoder.pt");
     TrainOptions o;
-    o.dataset = tiny_dataset();
+    o.datasets = {tiny_dataset()};
     o.out = dir;
     train_world_model(o, [](const std::string &) {});
     EXPECT_EQ(std::filesystem::last_write_time(dir + "/encoder.pt"), stamp);
@@ -483,59 +494,71 @@ TEST(WorldModel, CalibrationFitsThisMachineAndOnlyThisMachine) {
     EXPECT_EQ(test::count_lines(out), 1) << out;
 }
 
-// Off the training machine the online learning hedges the prior with a task model learned from scratch
-// (scores become rank means in [0, 1]); on the machine the training records come from it does not.
-TEST(WorldModel, TaskModelHedgesThePriorOnlyOffTheTrainingMachine) {
-    const std::string here = temp_path("trained_here"), elsewhere = temp_path("trained_elsewhere");
-    std::filesystem::copy(tiny_bundle(), here, std::filesystem::copy_options::recursive);
-    std::filesystem::copy(tiny_bundle(), elsewhere, std::filesystem::copy_options::recursive);
-    nlohmann::json manifest = nlohmann::json::parse(std::ifstream(here + "/manifest.json"));
-    manifest["hardware"] = hardware_json();
-    std::ofstream(here + "/manifest.json") << manifest.dump();
-
+// Online learning goes through the world model itself: "latent" corrects the prior on the rolled-out
+// latents, "booster" with a correction on top of the prior's margins, "none" keeps the prior.
+TEST(WorldModel, OnlineModesCorrectThePriorOrKeepIt) {
     const WorkloadSpec spec = WorkloadSpec::parse("matmul:M=20,N=12,K=8");
     SketchSampler sampler(spec, SamplerParams{}, 7);
     std::vector<ActionList> candidates;
     for (int i = 0; i < 16; i++) candidates.push_back(sampler.sample_valid());
     const std::vector<MeasureResult> measured = measured_in_order(spec, candidates, 10);
-    auto scores_after_update = [&](const std::string &dir) {
+    auto with_mode = [&](const std::string &mode, double l2) {
+        const std::string dir = temp_path("online_" + mode + std::to_string(int(l2 * 1000)));
+        std::filesystem::remove_all(dir);
+        std::filesystem::copy(tiny_bundle(), dir, std::filesystem::copy_options::recursive);
+        nlohmann::json config = nlohmann::json::parse(std::ifstream(dir + "/config.json"));
+        config["online_mode"] = mode;
+        config["online_l2"] = l2;
+        std::ofstream(dir + "/config.json") << config.dump();
+        return dir;
+    };
+    auto scores = [&](const std::string &dir, bool update) {
         WorldModel m(dir, WorldVariant::World, 1);
         m.set_task(spec);
-        m.update(measured);
+        if (update) m.update(measured);
         return m.predict(candidates);
     };
-    const std::string here_off = temp_path("trained_here_no_task");
-    std::filesystem::copy(here, here_off, std::filesystem::copy_options::recursive);
-    nlohmann::json config = nlohmann::json::parse(std::ifstream(here_off + "/config.json"));
-    config["online_task_weight"] = 0.0;
-    std::ofstream(here_off + "/config.json") << config.dump();
-    nlohmann::json elsewhere_config = nlohmann::json::parse(std::ifstream(elsewhere + "/config.json"));
-    EXPECT_GT(elsewhere_config.value("online_task_weight", 0.0), 0.0);
-
-    const std::vector<double> off = scores_after_update(elsewhere);
-    for (double s : off) EXPECT_TRUE(s >= 0 && s <= 1) << "a mean of normalized ranks";
-    EXPECT_GT(off[0], off[9]) << "the measured-fastest ranks above the measured-slowest";
-    EXPECT_EQ(scores_after_update(here), scores_after_update(here_off)) << "no task model on the training machine";
+    const std::string none = with_mode("none", 1.0), latent = with_mode("latent", 0.01), anchored = with_mode("latent", 1e6);
+    const std::vector<double> prior = scores(none, false);
+    EXPECT_EQ(scores(none, true), prior) << "no online learning";
+    const std::vector<double> learned = scores(latent, true);
+    EXPECT_NE(learned, prior);
+    EXPECT_GT(learned[0], learned[9]) << "the measured-fastest ranks above the measured-slowest";
+    // A correction held at the prior by a huge pull ranks as the prior does.
+    const std::vector<double> held = scores(anchored, true);
+    for (size_t i = 0; i < prior.size(); i++)
+        for (size_t j = 0; j < prior.size(); j++)
+            if (std::abs(prior[i] - prior[j]) > 1e-3) EXPECT_EQ(held[i] > held[j], prior[i] > prior[j]) << i << " " << j;
+    const std::vector<double> boosted = scores(with_mode("booster", 1.0), true);
+    EXPECT_NE(boosted, prior);
+    EXPECT_GT(boosted[0], boosted[9]);
 }
 
-// The task model reads the tail of each feature row, and that tail is the action statistics, the hardware
-// and the parallelism features of the candidate, as if computed on their own.
-TEST(WorldModel, TaskRowsAreTheFeatureRowsAfterTheState) {
-    WorldModel m(tiny_bundle(), WorldVariant::World, 1);
-    const WorkloadSpec spec = WorkloadSpec::parse("matmul:M=20,N=12,K=8");
-    m.set_task(spec);
-    SketchSampler sampler(spec, SamplerParams{}, 3);
-    std::vector<ActionList> candidates;
-    for (int i = 0; i < 6; i++) candidates.push_back(sampler.sample_valid());
-    const auto workload = build_workload(spec);
-    std::vector<float> expected;
-    for (const ActionList &c : candidates) {
-        append_action_stats(c, expected);
-        append_hardware(hardware_json(), expected);
-        append_parallelism_features(workload->func_infos, c, workload->flops, expected);
-    }
-    ASSERT_EQ(expected.size(), candidates.size() * size_t(WorldModel::kTaskRowFeatures));
-    EXPECT_EQ(m.task_rows(m.feature_rows(candidates), {}, 0), expected);
+TEST(WorldModel, LatentCorrectionLearnsWhatThePriorMissesAndStaysAnchored) {
+    // Two tasks measured on a machine where the prior is backwards: it scores a higher feature 0 as faster,
+    // but the latency grows with feature 0. Feature 1 is noise.
+    std::vector<CorrectionGroup> groups(2);
+    for (int g = 0; g < 2; g++)
+        for (int i = 0; i < 12; i++) {
+            const float f0 = float((i * 7 + g) % 12), noise = float((i * 5) % 12);
+            groups[size_t(g)].prior.push_back(f0);
+            groups[size_t(g)].features.push_back(f0);
+            groups[size_t(g)].features.push_back(noise);
+            groups[size_t(g)].latencies.push_back(i == 11 ? 0.0 : 1.0 + f0);  // one failed run: the slowest
+        }
+    LatentCorrection loose, tight;
+    ASSERT_TRUE(loose.fit(groups, 2, 1e-2));
+    ASSERT_TRUE(tight.fit(groups, 2, 1e6));
+    const std::vector<double> prior = {0, 11, 5};
+    const std::vector<float> rows = {0, 3, 11, 3, 5, 3};
+    const std::vector<double> a = loose.score(prior, rows), b = tight.score(prior, rows);
+    EXPECT_GT(a[0], a[1]) << "the run's measurements override a prior they contradict";
+    EXPECT_GT(a[2], a[1]);
+    EXPECT_LT(b[0], b[1]) << "a strong pull keeps the prior's order";
+    EXPECT_NEAR(tight.prior_weight(), 1.0, 1e-3);
+    LatentCorrection empty;
+    EXPECT_FALSE(empty.fit({}, 2, 1.0));
+    EXPECT_EQ(empty.score(prior, rows), prior);
 }
 
 // `worldtune bench` end to end on the tiny bundle: tunes each model and ablation, re-measures, writes the
@@ -549,8 +572,10 @@ TEST(WorldModel, BenchWritesTheReportAndPlots) {
     const std::string first = common + " --specs matmul:M=20,N=12,K=8 --models world,world+static,static,random --ablations world-initial"
                                        " --trials 4 --efficiency 8 --efficiency-count 1 --networks none";
     ASSERT_EQ(test::run_worldtune(first, text), 0) << text;
-    EXPECT_NE(text.find("world@4 vs static@4"), std::string::npos) << text;
-    EXPECT_NE(text.find("world+static@4 vs static@4"), std::string::npos) << text;
+    EXPECT_NE(text.find("| **world@4 over static@4** | "), std::string::npos) << text;
+    EXPECT_NE(text.find("| world@4 over world+static@4 | "), std::string::npos) << text;
+    EXPECT_NE(text.find("| world@4 over static@8 | "), std::string::npos) << text;
+    EXPECT_NE(text.find("95% interval"), std::string::npos) << text;
     EXPECT_NE(text.find("## Ablations"), std::string::npos) << text;
     EXPECT_NE(text.find("## Sample efficiency"), std::string::npos) << text;
     EXPECT_TRUE(std::filesystem::exists(out + "/report.md"));

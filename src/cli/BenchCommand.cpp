@@ -18,7 +18,9 @@
 #include "cli/TuningRuns.h"
 
 #include "baseline/Baseline.h"
+#include "common/Statistics.h"
 #include "dataset/DatasetFile.h"
+#include "dataset/WorkloadList.h"
 #include "measure/Hardware.h"
 #include "model/world/Calibration.h"
 #include "model/world/WorldBundle.h"
@@ -42,17 +44,18 @@ namespace worldtune::cli {
 namespace {
 
 struct BenchOptions {
-    std::string dataset, out = "results", db = "bench.db", bundle, peers;
+    std::string dataset, out = "results", db = "bench.db", bundle, peers, list;
     std::vector<std::string> specs;
-    std::string models = "world,world+static,static,random", ablations = "world-initial,world-final";
+    std::string models = "world,world+static,static,random", ablations = "world-initial";
     std::string networks = "resnet50,mobilenet_v2,bert_base,gpt2";
     int network_trials = 64;
-    int count = 12, trials = 64, efficiency = 640, efficiency_count = 3, seeds = 3, rounds = 3;
-    int ablation_count = 6;  ///< the ablations run on the first N workloads (0: all): world-final lowers and
-                             ///< encodes every candidate it scores, about 15x the world model's tuning time
+    int count = 12, trials = 64, efficiency = 640, efficiency_count = 3, seeds = 5, rounds = 3;
+    int ablation_count = 0;  ///< the ablations run on the first N workloads (0: all; world-final lowers and
+                             ///< encodes every candidate it scores, about 15x the world model's tuning time)
     uint64_t seed = 1;
     double peer_timeout = 900;
     MeasureParams measure;
+    TuneParams search;  ///< the search's knobs (population, generations), the same for every model
 };
 
 std::string source_of(const std::string &model, uint64_t seed) { return "bench:" + model + ":seed" + std::to_string(seed); }
@@ -92,6 +95,7 @@ struct WorkloadResult {
     double flops = 0;
     std::map<std::string, std::vector<std::vector<double>>> curves;  ///< model -> per seed best-so-far latency
     std::map<std::string, std::vector<double>> latency;              ///< entry -> re-measured latencies
+    std::map<std::string, SeedSamples> seed_latency;                 ///< entry -> per seed (a peer: one), its latencies
     std::map<std::string, std::string> peer_note;
 };
 
@@ -123,6 +127,7 @@ void add_bench_command(CLI::App &app) {
     CLI::App *cmd = app.add_subcommand("bench", "World model vs static vs random vs peers on held-out subgraphs; report with plots");
     cmd->add_option("--dataset", o->dataset, "Dataset file: benchmarked workloads must be outside its train split")->required();
     cmd->add_option("--specs", o->specs, "Specs to benchmark, space-separated (default: held-out preset subgraphs)");
+    cmd->add_option("--list", o->list, "File of specs to benchmark, one per line (docs/bench_workloads.txt: the fixed bench list)");
     cmd->add_option("--count", o->count, "Held-out subgraphs to benchmark")->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--models", o->models, "Models compared (the first is the one whose speedups are reported)")->capture_default_str();
     cmd->add_option("--ablations", o->ablations, "Ablation models ('none' for none)")->capture_default_str();
@@ -140,6 +145,16 @@ void add_bench_command(CLI::App &app) {
     cmd->add_option("--out", o->out, "Report folder")->capture_default_str();
     cmd->add_option("--bundle", o->bundle, "World-model bundle (default: the shipped one)");
     cmd->add_option("--seed", o->seed, "Seed of the workload choice")->capture_default_str();
+    cmd->add_option("--population", o->search.evolution.population, "Evolutionary search population")->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    cmd->add_option_function<int>(
+           "--generations",
+           [o](int g) {
+               o->search.evolution.generations = g;
+               o->search.evolution.prior_generations = g;
+           },
+           "Evolutionary search generations per batch, for every model (default: 4, 1 for models with a prior)")
+        ->check(CLI::PositiveNumber);
     add_measure_options(cmd, o->measure);
     cmd->callback([o] {
         const double start = now_seconds();
@@ -153,10 +168,18 @@ void add_bench_command(CLI::App &app) {
         for (const DatasetWorkload &w : dataset.workloads)
             if (w.split == SplitKind::Train) train.insert(w.spec);
         std::vector<std::string> specs;
-        if (o->specs.empty()) {
+        std::vector<std::string> given = o->specs;
+        if (!o->list.empty()) {
+            try {
+                for (const std::string &s : read_workload_list(o->list)) given.push_back(s);
+            } catch (const std::exception &e) {
+                throw CommandError(e.what());
+            }
+        }
+        if (given.empty()) {
             specs = held_out_subgraphs(dataset, o->count, o->seed);
         } else {
-            for (const std::string &s : o->specs) {
+            for (const std::string &s : given) {
                 const std::string c = WorkloadSpec::parse(s).canonical();
                 if (train.count(c)) throw CommandError(c + " is in the dataset's train split: benchmark held-out workloads only");
                 specs.push_back(c);
@@ -208,7 +231,8 @@ void add_bench_command(CLI::App &app) {
                 if (!ablated && std::find(ablations.begin(), ablations.end(), m) != ablations.end()) continue;
                 for (int seed = 1; seed <= o->seeds; seed++) {
                     const int budget = (efficiency && m == "static") ? o->efficiency : o->trials;
-                    const TuningRun run = tune_run(store, spec, m, uint64_t(seed), budget, o->measure, source_of(m, uint64_t(seed)), model_params);
+                    const TuningRun run =
+                        tune_run(store, spec, m, uint64_t(seed), budget, o->measure, source_of(m, uint64_t(seed)), model_params, o->search);
                     times[m].wall += run.total.wall_seconds;
                     times[m].model += run.total.model_seconds;
                     times[m].trials += run.total.trials;
@@ -239,13 +263,22 @@ void add_bench_command(CLI::App &app) {
             const WorkloadSpec spec = WorkloadSpec::parse(res.spec);
             std::fprintf(stderr, "[compare %zu/%zu] %s\n", w + 1, specs.size(), res.spec.c_str());
             for (int round = 0; round < o->rounds; round++) {
-                std::vector<std::pair<std::string, const ActionList *>> entries;
+                struct Entry {
+                    std::string name;
+                    size_t seed;
+                    const ActionList *actions;
+                };
+                std::vector<Entry> entries;
                 for (const auto &[name, list] : bests[w])
-                    for (const ActionList &a : list) entries.emplace_back(name, &a);
+                    for (size_t k = 0; k < list.size(); k++) entries.push_back({name, k, &list[k]});
                 std::shuffle(entries.begin(), entries.end(), order_rng);
-                for (const auto &[name, actions] : entries) {
-                    const MeasureResult r = measurer.measure_one(spec, *actions);
-                    if (r.ok()) res.latency[name].push_back(r.timing.median_s);
+                for (const Entry &e : entries) {
+                    const MeasureResult r = measurer.measure_one(spec, *e.actions);
+                    if (!r.ok()) continue;
+                    res.latency[e.name].push_back(r.timing.median_s);
+                    SeedSamples &seeds = res.seed_latency[e.name];
+                    if (seeds.size() <= e.seed) seeds.resize(e.seed + 1);
+                    seeds[e.seed].push_back(r.timing.median_s);
                 }
                 for (const std::string &peer : peers) {
                     const std::string reason = baseline_unavailable_reason(peer, spec);
@@ -254,7 +287,11 @@ void add_bench_command(CLI::App &app) {
                         continue;
                     }
                     const BaselineResult r = run_baseline_subprocess(current_executable(), peer, spec, bp);
-                    if (r.ok()) res.latency[peer].push_back(r.timing.median_s);
+                    if (r.ok()) {
+                        res.latency[peer].push_back(r.timing.median_s);
+                        res.seed_latency[peer].resize(1);
+                        res.seed_latency[peer][0].push_back(r.timing.median_s);
+                    }
                     else res.peer_note[peer] = r.error.empty() ? "output check failed" : r.error;
                 }
             }
@@ -305,11 +342,21 @@ void add_bench_command(CLI::App &app) {
         auto ratios_of = [&](const std::string &fast, const std::string &slow) {
             std::vector<double> ratios;
             for (const WorkloadResult &r : results) {
-                auto a = r.latency.find(fast), b = r.latency.find(slow);
-                if (a != r.latency.end() && b != r.latency.end() && !a->second.empty() && !b->second.empty())
-                    ratios.push_back(median_of(b->second) / median_of(a->second));
+                auto a = r.seed_latency.find(fast), b = r.seed_latency.find(slow);
+                if (a == r.seed_latency.end() || b == r.seed_latency.end()) continue;
+                const double fa = median_over_seeds(a->second), sb = median_over_seeds(b->second);
+                if (fa > 0 && sb > 0) ratios.push_back(sb / fa);
             }
             return ratios;
+        };
+        // The same geomean with its bootstrap interval over workloads and seeds.
+        auto interval_of = [&](const std::string &fast, const std::string &slow) {
+            std::vector<PairedWorkload> paired;
+            for (const WorkloadResult &r : results) {
+                auto a = r.seed_latency.find(fast), b = r.seed_latency.find(slow);
+                if (a != r.seed_latency.end() && b != r.seed_latency.end()) paired.push_back({a->second, b->second});
+            }
+            return bootstrap_geomean_speedup(paired, 0.95, 2000, o->seed);
         };
         for (const std::string &c : columns) {
             const std::vector<double> ratios = ratios_of(lead_col, c);
@@ -317,13 +364,20 @@ void add_bench_command(CLI::App &app) {
         }
         md << " |\n\n";
         const std::string static_col = "static@" + T;
-        for (const std::string &m : models) {
-            const std::vector<double> ratios = ratios_of(m + "@" + T, static_col);
-            if (m == "static" || ratios.empty()) continue;
-            md << (m == lead ? "**" : "") << m << "@" << T << " vs " << static_col << ": " << fixed(geomean(ratios), 2)
-               << "× geometric-mean speedup" << (m == lead ? "**" : "") << " (" << ratios.size() << " workloads"
-               << (m == lead ? "; the published result to beat on CPU: 1.54×" : "") << ").\n\n";
+        md << "Geometric-mean speedups with 95% bootstrap intervals (2,000 replicates drawing the workloads and, within "
+              "each, the seeds of both sides with replacement; a workload's latency is the median over seeds of each "
+              "seed's median re-measurement):\n\n| comparison | speedup | 95% interval | workloads |\n|---|---:|---:|---:|\n";
+        std::vector<std::string> others;
+        for (const std::string &m : all_models)
+            if (m != lead) others.push_back(m + "@" + T);
+        if (efficiency_study) others.push_back(eff_entry);
+        for (const std::string &c : others) {
+            const Interval iv = interval_of(lead_col, c);
+            if (iv.workloads == 0) continue;
+            md << "| " << (c == static_col ? "**" : "") << lead_col << " over " << c << (c == static_col ? "**" : "") << " | "
+               << fixed(iv.point, 2) << "× | " << fixed(iv.low, 2) << "–" << fixed(iv.high, 2) << "× | " << iv.workloads << " |\n";
         }
+        md << "\nThe published result to beat on CPU: 1.54× over Ansor at 64 trials.\n\n";
 
         // Ablations: median latency increase over the lead model.
         if (!ablations.empty()) {
@@ -334,11 +388,7 @@ void add_bench_command(CLI::App &app) {
                << "| ablation | median latency increase over " << lead_col << " | workloads |\n|---|---:|---:|\n";
             for (const std::string &a : ablations) {
                 std::vector<double> inc;
-                for (const WorkloadResult &r : results) {
-                    auto x = r.latency.find(a + "@" + T), y = r.latency.find(lead_col);
-                    if (x != r.latency.end() && y != r.latency.end() && !x->second.empty() && !y->second.empty())
-                        inc.push_back(median_of(x->second) / median_of(y->second) - 1);
-                }
+                for (const double ratio : ratios_of(lead_col, a + "@" + T)) inc.push_back(ratio - 1);
                 md << "| " << a << " | " << (inc.empty() ? "–" : fixed(100 * median_of(inc), 1) + "%") << " | " << inc.size() << " |\n";
             }
             md << "\n";
@@ -425,10 +475,11 @@ void add_bench_command(CLI::App &app) {
             std::ofstream data(dir + "/speedups.dat");
             const std::string other = has_static ? "static@" + T : columns.back();
             for (const WorkloadResult &r : results) {
-                auto a = r.latency.find(lead_col), b = r.latency.find(other);
-                if (a == r.latency.end() || b == r.latency.end() || a->second.empty() || b->second.empty()) continue;
-                data << '"' << r.spec.substr(0, r.spec.find(':')) << " " << &r - &results[0] << "\" "
-                     << fixed(median_of(b->second) / median_of(a->second), 4) << "\n";
+                auto a = r.seed_latency.find(lead_col), b = r.seed_latency.find(other);
+                if (a == r.seed_latency.end() || b == r.seed_latency.end()) continue;
+                const double la = median_over_seeds(a->second), lb = median_over_seeds(b->second);
+                if (la <= 0 || lb <= 0) continue;
+                data << '"' << r.spec.substr(0, r.spec.find(':')) << " " << &r - &results[0] << "\" " << fixed(lb / la, 4) << "\n";
             }
             std::ofstream gp(dir + "/speedups.gp");
             gp << "set terminal pngcairo noenhanced size 900,560\nset output '" << dir << "/speedups.png'\n"
@@ -476,16 +527,20 @@ void add_bench_command(CLI::App &app) {
         md << "\n## Plots\n\n" << plots;
         std::ostringstream command;
         command << "worldtune bench --dataset " << o->dataset;
+        if (!o->list.empty()) command << " --list " << o->list;
         if (!o->specs.empty()) {
             command << " --specs";
             for (const std::string &s : o->specs) command << " " << s;
         }
-        else command << " --count " << o->count;
+        if (o->specs.empty() && o->list.empty()) command << " --count " << o->count;
         command << " --models " << o->models << " --ablations " << o->ablations << " --trials " << o->trials << " --efficiency "
                 << o->efficiency << " --efficiency-count " << o->efficiency_count << " --ablation-count " << o->ablation_count << " --seeds " << o->seeds << " --rounds "
                 << o->rounds << " --networks " << o->networks << " --network-trials " << o->network_trials << " --threads "
                 << o->measure.threads << " --seed " << o->seed;
         if (!o->peers.empty()) command << " --peers " << o->peers;
+        command << " --population " << o->search.evolution.population;
+        if (o->search.evolution.generations == o->search.evolution.prior_generations)
+            command << " --generations " << o->search.evolution.generations;
         md << "Produced by `" << command.str() << "` (" << fixed((now_seconds() - start) / 60, 1) << " min in this invocation).\n";
         std::ofstream report(dir + "/report.md");
         report << md.str();

@@ -19,7 +19,8 @@ void add_train_commands(CLI::App &app) {
     auto tr = std::make_shared<TrainCli>();
     tr->options.out = kDefaultBundle;
     CLI::App *train = app.add_subcommand("train", "Train the world model (tokenizer, encoder, transition, rankers) from a dataset");
-    train->add_option("--dataset", tr->options.dataset, "Dataset file (see `worldtune dataset export`)")->required();
+    train->add_option("--dataset", tr->options.datasets,
+                      "Dataset file (see `worldtune dataset export`); repeat it for one file per machine")->required();
     train->add_option("--out", tr->options.out, "Bundle directory (resumes what is there)")->capture_default_str();
     train->add_option("--stage", tr->options.stage, "texts, tokenizer, mlm, contrastive, encode, transition, ranker or all")
         ->capture_default_str();
@@ -62,6 +63,12 @@ void add_train_commands(CLI::App &app) {
     eval->add_option("--out", ev->out, "Also write the markdown report to this file");
     eval->add_option("--static-per-workload", ev->options.static_per_workload,
                      "Train trajectories per workload for the static model (0: all)")->capture_default_str();
+    eval->add_option("--static-train", ev->options.train_datasets,
+                     "Dataset file(s) whose train split the static model learns from (default: --dataset; leave one "
+                     "machine out by evaluating another machine's file)");
+    eval->add_option("--split", ev->options.split, "Split to evaluate: test (claims) or val (choosing settings)")
+        ->capture_default_str()->check(CLI::IsMember({"test", "val"}));
+    eval->add_flag("--quick", ev->options.quick, "Only the rankers over rollouts, E(s_0), actions and random (no static model, no encoding of final states)");
     eval->add_option("--seed", ev->options.seed, "Seed")->capture_default_str();
     eval->add_option("--threads", ev->options.threads, "Threads")->capture_default_str()->check(CLI::PositiveNumber);
     eval->callback([ev, &app] {
@@ -73,6 +80,9 @@ void add_train_commands(CLI::App &app) {
             throw CommandError(e.what());
         }
         std::string command = "worldtune eval --bundle " + ev->options.bundle + " --dataset " + ev->options.dataset;
+        for (const std::string &t : ev->options.train_datasets) command += " --static-train " + t;
+        if (ev->options.split != "test") command += " --split " + ev->options.split;
+        if (ev->options.quick) command += " --quick";
         if (ev->options.static_per_workload) command += " --static-per-workload " + std::to_string(ev->options.static_per_workload);
         const std::string md = eval_markdown(report, ev->options, command);
         std::printf("%s", md.c_str());

@@ -40,7 +40,8 @@ std::string run_time_key(const std::string &source, const std::string &spec) { r
 }  // namespace
 
 TuningRun tune_run(RecordStore &store, const WorkloadSpec &spec, const std::string &model_name, uint64_t seed, int trials,
-                   const MeasureParams &mp, const std::string &source, const CostModelParams &model_params) {
+                   const MeasureParams &mp, const std::string &source, const CostModelParams &model_params,
+                   const TuneParams &search) {
     TuningRun run;
     std::vector<MeasureResult> known;
     store.for_each([&](const Record &r) {
@@ -62,7 +63,7 @@ TuningRun tune_run(RecordStore &store, const WorkloadSpec &spec, const std::stri
     }
     std::fprintf(stderr, "  %s seed %llu: %d trials to measure (%zu in the database)\n", model_name.c_str(),
                  (unsigned long long)seed, trials - int(run.records.size()), run.records.size());
-    TuneParams tp;
+    TuneParams tp = search;
     tp.seed = seed;
     tp.trials = trials - int(run.records.size());
     Measurer measurer(mp);
@@ -115,13 +116,6 @@ BaselineParams peer_params(const MeasureParams &measure, double timeout_seconds)
     bp.timing = measure.timing;
     bp.timeout_seconds = timeout_seconds;
     return bp;
-}
-
-double geomean(const std::vector<double> &v) {
-    if (v.empty()) return 0;
-    double s = 0;
-    for (double x : v) s += std::log(x);
-    return std::exp(s / double(v.size()));
 }
 
 std::string gflops_cell(double flops, const std::vector<double> &latencies) {

@@ -2,9 +2,12 @@
 // schedule within a budget, best-so-far curves, and the small statistics the reports print.
 #pragma once
 
+#include "common/Statistics.h"  // geomean
+
 #include "baseline/Baseline.h"
 #include "measure/Measurer.h"
 #include "model/CostModel.h"
+#include "search/Tuner.h"
 #include "store/RecordStore.h"
 
 #include <optional>
@@ -36,8 +39,10 @@ struct TuningRun {
 
 /// Tunes (spec, model, seed) until the run has `trials` records under `source`, resuming from the
 /// database (a run sees only its own records; its model first learns from them).
+/// `search` holds the search's knobs (its seed and trials are set here).
 TuningRun tune_run(RecordStore &store, const WorkloadSpec &spec, const std::string &model, uint64_t seed, int trials,
-                   const MeasureParams &measure, const std::string &source, const CostModelParams &model_params);
+                   const MeasureParams &measure, const std::string &source, const CostModelParams &model_params,
+                   const TuneParams &search = TuneParams());
 
 /// The best correct schedule among the first `budget` records.
 std::optional<ActionList> best_within(const std::vector<Record> &run, int budget);
@@ -47,7 +52,6 @@ std::vector<double> best_so_far(const std::vector<Record> &run, int budget);
 /// Peer settings that match the candidates' measurement (same threads and timing harness).
 BaselineParams peer_params(const MeasureParams &measure, double timeout_seconds);
 
-double geomean(const std::vector<double> &values);
 /// "median (min–max)" of GFLOP/s over latency samples; "err" when empty.
 std::string gflops_cell(double flops, const std::vector<double> &latencies);
 

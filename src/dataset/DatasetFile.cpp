@@ -416,10 +416,32 @@ Dataset load_dataset(const std::string &path) {
     };
     if (int64_t(d.workloads.size()) != n_workloads) mismatch("workloads", n_workloads, int64_t(d.workloads.size()));
     if (d.trajectory_count() != n_trajectories) mismatch("trajectories", n_trajectories, d.trajectory_count());
+    d.machines = {d.hardware};
     for (SplitKind s : {SplitKind::Train, SplitKind::Val, SplitKind::Test})
         if (hr.integer(splits, split_name(s)) != d.split_count(s))
             mismatch(std::string(split_name(s)) + " workloads", hr.integer(splits, split_name(s)), d.split_count(s));
     return d;
+}
+
+const nlohmann::json &Dataset::hardware_of(const DatasetWorkload &w) const {
+    return w.machine >= 0 && size_t(w.machine) < machines.size() ? machines[size_t(w.machine)] : hardware;
+}
+
+Dataset load_datasets(const std::vector<std::string> &paths) {
+    if (paths.empty()) throw DatasetError("no dataset file given");
+    Dataset merged = load_dataset(paths[0]);
+    for (size_t i = 1; i < paths.size(); i++) {
+        Dataset d = load_dataset(paths[i]);
+        if (d.seed != merged.seed || d.val_fraction != merged.val_fraction || d.test_fraction != merged.test_fraction)
+            throw DatasetError(paths[i] + ": split by seed " + std::to_string(d.seed) + " and other fractions than " + paths[0] +
+                               "; datasets merged for training must split alike");
+        for (DatasetWorkload &w : d.workloads) {
+            w.machine = int(merged.machines.size());
+            merged.workloads.push_back(std::move(w));
+        }
+        merged.machines.push_back(d.hardware);
+    }
+    return merged;
 }
 
 TextCheck verify_texts(const Dataset &dataset, int sample) {

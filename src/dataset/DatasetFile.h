@@ -73,6 +73,7 @@ struct DatasetTrajectory {
 struct DatasetWorkload {
     std::string spec;  ///< canonical
     SplitKind split = SplitKind::Train;
+    int machine = 0;   ///< index into Dataset::machines: the file it came from (not stored in the file)
     std::vector<DatasetTrajectory> trajectories;
 
     bool operator==(const DatasetWorkload &o) const;
@@ -86,8 +87,12 @@ struct Dataset {
     uint64_t seed = 1;
     double val_fraction = 0.1;
     double test_fraction = 0.1;
-    std::vector<DatasetWorkload> workloads;  ///< sorted by spec
+    std::vector<DatasetWorkload> workloads;  ///< sorted by spec (within each machine's file)
+    /// The hardware of each machine whose file is part of this dataset (load_datasets); one file: {hardware}.
+    std::vector<nlohmann::json> machines;
 
+    /// The hardware a workload's trajectories were measured on.
+    const nlohmann::json &hardware_of(const DatasetWorkload &w) const;
     int64_t trajectory_count() const;
     int split_count(SplitKind split) const;
 };
@@ -127,6 +132,10 @@ ExportStats export_dataset(const RecordStore &store, const std::string &path, co
 
 /// Reads and validates a dataset file; throws DatasetError (file, line, problem) for anything wrong.
 Dataset load_dataset(const std::string &path);
+/// Several dataset files, one per machine, as one dataset: every file's workloads, each tagged with its
+/// file's machine (a spec measured on two machines is two workloads). The files must split by the same
+/// seed and fractions, so a spec is in one split everywhere; throws DatasetError otherwise.
+Dataset load_datasets(const std::vector<std::string> &paths);
 
 /// The outcome of regenerating state texts and comparing them with stored hashes.
 struct TextCheck {

@@ -11,13 +11,6 @@ double now_seconds() {
     return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
 
-double median_of(std::vector<double> values) {
-    if (values.empty()) return 0;
-    std::sort(values.begin(), values.end());
-    const size_t n = values.size();
-    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
 TimingStats time_callable(const std::function<void()> &run, const TimingParams &params) {
     const double start = now_seconds();
     double one_run = 0;

@@ -2,6 +2,8 @@
 // reporting the median and spread of the per-run times. Candidates and baselines are timed alike.
 #pragma once
 
+#include "common/Statistics.h"  // median_of
+
 #include <functional>
 #include <vector>
 
@@ -28,8 +30,6 @@ struct TimingStats {
 /// Times `run` (which must do one complete execution) under `params`.
 TimingStats time_callable(const std::function<void()> &run, const TimingParams &params);
 
-/// The median of some values (0 for none).
-double median_of(std::vector<double> values);
 
 /// Wall-clock seconds from a monotonic clock.
 double now_seconds();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <numeric>
 
@@ -13,9 +14,62 @@ double throughput_of(double latency, double best) {
     return latency > 0 && std::isfinite(latency) ? best / latency : 0.0;
 }
 
-double dcg(const std::vector<double> &gains, const std::vector<size_t> &order, size_t k) {
+/// Candidates grouped into blocks of equal score, best score first; each block lists its gains.
+std::vector<std::vector<double>> tie_blocks(const std::vector<double> &gains, const std::vector<double> &scores) {
+    std::vector<size_t> order(gains.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+    std::vector<std::vector<double>> blocks;
+    for (size_t r = 0; r < order.size(); r++) {
+        if (r == 0 || scores[order[r]] != scores[order[r - 1]]) blocks.emplace_back();
+        blocks.back().push_back(gains[order[r]]);
+    }
+    return blocks;
+}
+
+/// E[max(floor, max of `take` gains drawn without replacement from `block`)].
+double expected_max_of_draw(std::vector<double> block, size_t take, double floor) {
+    if (take == 0) return floor;
+    std::sort(block.begin(), block.end(), std::greater<double>());
+    const size_t m = block.size();
+    // P(the best drawn is the j-th best) = C(m-1-j, take-1) / C(m, take), j from 0; built as a running ratio.
+    double p = double(take) / double(m), expected = 0;
+    for (size_t j = 0; j + take <= m; j++) {
+        expected += p * std::max(floor, block[j]);
+        const double left = double(m - 1 - j);  // candidates after j
+        if (left <= 0) break;
+        p *= (left - double(take - 1)) / left;
+    }
+    return expected;
+}
+
+/// The expected top-k score when ties in score are broken uniformly at random.
+double expected_top_k(const std::vector<std::vector<double>> &blocks, size_t k) {
+    double best = 0;
+    size_t taken = 0;
+    for (const std::vector<double> &block : blocks) {
+        if (taken + block.size() <= k) {
+            for (double g : block) best = std::max(best, g);
+            taken += block.size();
+            if (taken == k) return best;
+            continue;
+        }
+        return expected_max_of_draw(block, k - taken, best);
+    }
+    return best;
+}
+
+/// The expected DCG@k under random tie-breaking: every position of a tie block holds the block's mean gain.
+double expected_dcg(const std::vector<std::vector<double>> &blocks, size_t k) {
     double sum = 0;
-    for (size_t r = 0; r < std::min(k, order.size()); r++) sum += gains[order[r]] / std::log2(double(r) + 2);
+    size_t rank = 0;
+    for (const std::vector<double> &block : blocks) {
+        double mean = 0;
+        for (double g : block) mean += g;
+        mean /= double(block.size());
+        for (size_t i = 0; i < block.size() && rank < k; i++, rank++) sum += mean / std::log2(double(rank) + 2);
+        if (rank >= k) break;
+    }
     return sum;
 }
 
@@ -28,25 +82,14 @@ RankingMetrics group_ranking_metrics(const std::vector<double> &latencies, const
     for (size_t i = 0; i < n; i++)
         if (latencies[i] > 0 && std::isfinite(latencies[i])) best = std::min(best, latencies[i]);
     if (n < 2 || !std::isfinite(best)) return m;
-    std::vector<double> gain(n);
+    std::vector<double> gain(n), score(scores.begin(), scores.begin() + long(n));
     for (size_t i = 0; i < n; i++) gain[i] = throughput_of(latencies[i], best);
 
-    std::vector<size_t> by_score(n), by_gain(n);
-    std::iota(by_score.begin(), by_score.end(), 0);
-    std::iota(by_gain.begin(), by_gain.end(), 0);
-    // Ties in score are broken against the model (worst candidate first), so a constant model earns nothing.
-    std::sort(by_score.begin(), by_score.end(), [&](size_t a, size_t b) {
-        if (scores[a] != scores[b]) return scores[a] > scores[b];
-        return gain[a] < gain[b];
-    });
-    std::sort(by_gain.begin(), by_gain.end(), [&](size_t a, size_t b) { return gain[a] > gain[b]; });
-    auto top_k = [&](size_t k) {
-        double best_in = 0;
-        for (size_t r = 0; r < std::min(k, n); r++) best_in = std::max(best_in, gain[by_score[r]]);
-        return best_in;
-    };
-    m.top1 = top_k(1);
-    m.top5 = top_k(5);
+    // Ties in score are scored by their expected value under a random tie-break: a constant model earns
+    // what random picking earns, no more and no less.
+    const std::vector<std::vector<double>> blocks = tie_blocks(gain, score);
+    m.top1 = expected_top_k(blocks, 1);
+    m.top5 = expected_top_k(blocks, 5);
 
     double right = 0, pairs = 0;
     for (size_t i = 0; i < n; i++)
@@ -54,14 +97,17 @@ RankingMetrics group_ranking_metrics(const std::vector<double> &latencies, const
             if (gain[i] == gain[j]) continue;
             pairs++;
             const bool i_faster = gain[i] > gain[j];
-            if (scores[i] == scores[j])
+            if (score[i] == score[j])
                 right += 0.5;
-            else if ((scores[i] > scores[j]) == i_faster)
+            else if ((score[i] > score[j]) == i_faster)
                 right += 1;
         }
     m.pairwise = pairs > 0 ? right / pairs : 0.5;
-    const double ideal = dcg(gain, by_gain, 10);
-    m.ndcg10 = ideal > 0 ? dcg(gain, by_score, 10) / ideal : 0;
+    std::vector<double> ideal_order = gain;
+    std::sort(ideal_order.begin(), ideal_order.end(), std::greater<double>());
+    double ideal = 0;
+    for (size_t r = 0; r < std::min<size_t>(10, n); r++) ideal += ideal_order[r] / std::log2(double(r) + 2);
+    m.ndcg10 = ideal > 0 ? expected_dcg(blocks, 10) / ideal : 0;
     m.groups = 1;
     return m;
 }

@@ -5,7 +5,9 @@
 //                score count half);
 //   NDCG@k       normalized discounted cumulative gain of the score order, with each candidate's gain its
 //                normalized throughput (best latency / its latency).
-// Failed candidates take part with throughput 0 (latency +infinity).
+// Failed candidates take part with throughput 0 (latency +infinity). Ties in score are scored by their
+// expected value under a uniformly random tie-break (top-k, NDCG exactly; pairwise counts a tie half), so a
+// model that scores everything alike earns what random picking earns.
 #pragma once
 
 #include <vector>

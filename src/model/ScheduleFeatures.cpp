@@ -95,10 +95,90 @@ public:
         }
     }
 
+    /// What `a` acts on, read before it is applied (ActionContext's columns).
+    ActionContext context(const Action &a) {
+        ActionContext c{};
+        const Loop *loop = nullptr;
+        int position = -1;
+        auto locate = [&](const std::string &stage, const std::string &name) {
+            std::vector<Loop> *loops = nest(stage);
+            if (!loops) return;
+            auto it = find(*loops, name);
+            if (it == loops->end()) return;
+            loop = &*it;
+            position = int(it - loops->begin());
+        };
+        switch (a.kind) {
+        case ActionKind::Split:
+        case ActionKind::Annotate:
+            if (!a.dims.empty()) locate(a.stage, a.dims[0]);
+            break;
+        case ActionKind::Fuse:
+            if (a.dims.size() >= 2) locate(a.stage, a.dims[1]);  // the outer loop; the inner one below
+            break;
+        case ActionKind::Reorder:
+            if (!a.dims.empty()) locate(a.stage, a.dims[0]);  // the loop that ends up innermost
+            break;
+        case ActionKind::RFactor:
+            if (!a.dims.empty()) locate(a.stage, a.dims[0]);
+            break;
+        case ActionKind::ComputeAt:
+        case ActionKind::StoreAt:
+            if (!a.dims.empty()) locate(last_stage_of(a.consumer), a.dims[0]);
+            break;
+        default: break;
+        }
+        const bool func_action = a.kind == ActionKind::ComputeRoot || a.kind == ActionKind::ComputeInline ||
+                                 a.kind == ActionKind::Cache || a.kind == ActionKind::StorageOrder;
+        const double e = loop ? double(loop->extent) : func_action ? points_of(a.stage) : 0.0;
+        c[0] = float(std::log2(1 + e));
+        c[5] = e > 0 && std::fmod(e, 8.0) == 0 ? 1.0f : 0.0f;
+        c[6] = e > 0 && std::fmod(e, 16.0) == 0 ? 1.0f : 0.0f;
+        c[7] = e > 0 ? 1.0f : 0.0f;
+        c[2] = 1;
+        if (a.kind == ActionKind::Split && loop) {
+            double product = 1;
+            for (int64_t f : a.factors) product *= double(std::max<int64_t>(1, f));
+            const double outer = std::ceil(e / product);
+            c[1] = float(std::log2(1 + product));
+            c[2] = std::fmod(e, product) == 0 ? 1.0f : 0.0f;
+            c[3] = float((outer * product - e) / (outer * product));
+            c[4] = float(std::log2(1 + outer));
+        } else if (a.kind == ActionKind::Fuse && loop && a.dims.size() >= 2) {
+            const Loop *outer = loop;
+            locate(a.stage, a.dims[0]);
+            c[1] = float(std::log2(1 + double(loop->extent)));
+            c[4] = float(std::log2(1 + double(outer->extent)));
+            c[0] = float(std::log2(1 + double(loop->extent) * double(outer->extent)));
+        } else if ((a.kind == ActionKind::ComputeAt || a.kind == ActionKind::StoreAt) && !a.dims.empty()) {
+            c[1] = float(std::log2(1 + double(instances_at(a.consumer, a.dims[0]))));
+        }
+        if (position >= 0) c[4] = a.kind == ActionKind::Split || a.kind == ActionKind::Fuse ? c[4] : float(position);
+        return c;
+    }
+
 private:
     const std::vector<FuncInfo> &funcs_;
     std::map<std::string, std::vector<Loop>> nests_;
     std::map<std::string, Placement> placements_;
+
+    /// The last stage of a Func (where a consumer's loops are), or the name itself.
+    std::string last_stage_of(const std::string &func) const {
+        for (const FuncInfo &f : funcs_)
+            if (f.name == func && !f.stages.empty()) return f.stages.back().name;
+        return func;
+    }
+
+    /// The points of a Func's pure definition (the product of its dims' extents; 0 for an unknown name).
+    double points_of(const std::string &func) const {
+        for (const FuncInfo &f : funcs_) {
+            if (f.name != func) continue;
+            double p = 1;
+            for (const LoopDim &d : f.dims) p *= double(std::max<int64_t>(1, d.extent));
+            return p;
+        }
+        return 0;
+    }
 
     std::vector<Loop> *nest(const std::string &stage) {
         auto it = nests_.find(stage);
@@ -219,15 +299,46 @@ KeyedFeatures schedule_features(const std::vector<FuncInfo> &funcs, const Action
     return sim.features();
 }
 
-void append_parallelism_features(const std::vector<FuncInfo> &funcs, const ActionList &actions, double flops, std::vector<float> &row) {
-    NestSimulator sim(funcs);
-    for (const Action &a : actions) sim.apply(a);
+namespace {
+
+void push_parallelism(const NestSimulator &sim, double flops, std::vector<float> &row) {
     double launches = 0, tasks = 0;
     sim.parallelism(launches, tasks);
     row.push_back(float(std::log2(1 + std::max(0.0, flops))));
     row.push_back(float(std::log2(1 + launches)));
     row.push_back(float(std::log2(1 + tasks)));
     row.push_back(float(std::log2(1 + std::max(0.0, flops) / std::max(1.0, launches))));
+}
+
+}  // namespace
+
+void append_parallelism_features(const std::vector<FuncInfo> &funcs, const ActionList &actions, double flops, std::vector<float> &row) {
+    NestSimulator sim(funcs);
+    for (const Action &a : actions) sim.apply(a);
+    push_parallelism(sim, flops, row);
+}
+
+void read_schedule(const std::vector<FuncInfo> &funcs, const ActionList &actions, double flops, std::vector<ActionContext> &contexts,
+                   std::vector<float> &parallelism) {
+    NestSimulator sim(funcs);
+    contexts.clear();
+    contexts.reserve(actions.size());
+    for (const Action &a : actions) {
+        contexts.push_back(sim.context(a));
+        sim.apply(a);
+    }
+    push_parallelism(sim, flops, parallelism);
+}
+
+std::vector<ActionContext> action_contexts(const std::vector<FuncInfo> &funcs, const ActionList &actions) {
+    NestSimulator sim(funcs);
+    std::vector<ActionContext> out;
+    out.reserve(actions.size());
+    for (const Action &a : actions) {
+        out.push_back(sim.context(a));
+        sim.apply(a);
+    }
+    return out;
 }
 
 void FeatureColumns::add_keys(const KeyedFeatures &features) {

@@ -18,6 +18,7 @@
 // Loops of Funcs the schedule creates (cache wrappers, rfactor) are not simulated.
 #pragma once
 
+#include "model/ActionContext.h"
 #include "schedule/Action.h"
 #include "workload/Workload.h"
 
@@ -45,6 +46,13 @@ KeyedFeatures schedule_features(const std::vector<FuncInfo> &funcs, const Action
 /// A parallel loop of extent 1 runs serially and counts as none.
 constexpr int kParallelismFeatures = 4;
 void append_parallelism_features(const std::vector<FuncInfo> &funcs, const ActionList &actions, double flops, std::vector<float> &row);
+
+/// Per action, what it acts on (ActionContext.h), read from the loop nest its prefix built.
+std::vector<ActionContext> action_contexts(const std::vector<FuncInfo> &funcs, const ActionList &actions);
+/// Both in one simulation of the loop nest: the actions' contexts (into `contexts`) and the parallelism
+/// features (appended to `parallelism`), as action_contexts and append_parallelism_features give them.
+void read_schedule(const std::vector<FuncInfo> &funcs, const ActionList &actions, double flops, std::vector<ActionContext> &contexts,
+                   std::vector<float> &parallelism);
 
 /// Gives every key seen a column, in first-seen order; rows are dense (a key a schedule lacks reads 0).
 class FeatureColumns {

@@ -129,8 +129,7 @@ CalibrationReport calibrate_bundle(const std::string &bundle_dir, const RecordSt
         cv.variant = variant;
         cv.before = held_out_metrics(model.prior(), rows);
         cv.after = cv.before;
-        RankerParams p;
-        p.objective = model.bundle().config.ranker_objective;
+        RankerParams p = ranker_params(model.bundle().config);
         p.depth = params.depth;
         p.eta = params.eta;
         p.threads = params.threads;

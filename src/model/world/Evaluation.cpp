@@ -4,6 +4,7 @@
 #include "lower/StateText.h"
 #include "measure/Hardware.h"
 #include "measure/Timing.h"
+#include "model/ScheduleFeatures.h"
 #include "model/StaticModel.h"
 #include "model/world/StateCorpus.h"
 #include "model/world/WorldModel.h"
@@ -70,6 +71,9 @@ EvalReport evaluate_world_model(const EvalOptions &o, const std::function<void(c
     const double t0 = now_seconds();
     EvalReport report;
     const Dataset dataset = load_dataset(o.dataset);
+    // The static model learns from the train split of the datasets the bundle was trained on (leave one
+    // machine out: another machine's file than the one evaluated).
+    const Dataset train_set = o.train_datasets.empty() ? dataset : load_datasets(o.train_datasets);
     WorldModel world(o.bundle, WorldVariant::World, o.threads);
     const WorldBundle &bundle = world.bundle();
     const std::vector<std::pair<WorldVariant, std::string>> variants = {
@@ -88,10 +92,12 @@ EvalReport evaluate_world_model(const EvalOptions &o, const std::function<void(c
     sp.seed = o.seed;
     sp.threads = o.threads;
     StaticModel static_model(sp);
-    {
+    const SplitKind split = o.split == "val" ? SplitKind::Val : SplitKind::Test;
+    if (o.split != "val" && o.split != "test") throw std::runtime_error("eval: --split is val or test, not '" + o.split + "'");
+    if (!o.quick) {
         std::vector<MeasureResult> train;
         std::mt19937_64 rng(o.seed);
-        for (const DatasetWorkload &w : dataset.workloads) {
+        for (const DatasetWorkload &w : train_set.workloads) {
             if (w.split != SplitKind::Train) continue;
             std::vector<size_t> order(w.trajectories.size());
             for (size_t i = 0; i < order.size(); i++) order[i] = i;
@@ -116,9 +122,8 @@ EvalReport evaluate_world_model(const EvalOptions &o, const std::function<void(c
     std::map<std::string, RankingMetricsMean> means;
     std::mt19937_64 rng(o.seed * 977);
     std::uniform_real_distribution<double> unit(0, 1);
-    const nlohmann::json hw = dataset.hardware;
     for (const DatasetWorkload &w : dataset.workloads) {
-        if (w.split != SplitKind::Test) continue;
+        if (w.split != split) continue;
         std::vector<ActionList> actions;
         std::vector<nlohmann::json> actions_json;
         std::vector<double> latencies;
@@ -137,30 +142,38 @@ EvalReport evaluate_world_model(const EvalOptions &o, const std::function<void(c
         const std::vector<float> z0 = world.encode_text(state_text(spec, {}));
         std::vector<std::pair<std::string, nlohmann::json>> finals;
         for (const nlohmann::json &a : actions_json) finals.emplace_back(w.spec, a);
-        const std::vector<std::vector<float>> zT = world.encode_texts(texts.texts(finals, o.threads));
+        const std::vector<std::vector<float>> zT = o.quick ? std::vector<std::vector<float>>() : world.encode_texts(texts.texts(finals, o.threads));
 
         std::map<std::string, std::vector<float>> rows;
         std::vector<float> z;
+        const std::vector<FuncInfo> funcs = build_workload(spec)->func_infos;
         for (size_t i = 0; i < actions.size(); i++) {
-            rollout.features(z0, actions[i], z);
+            rollout.features(z0, actions[i], action_contexts(funcs, actions[i]), z);
             for (const std::string v : {"world", "initial", "final", "actions"}) {
+                if (o.quick && v == "final") continue;
                 std::vector<float> &r = rows[v];
                 if (v == "world") r.insert(r.end(), z.begin(), z.end());
                 if (v == "initial") r.insert(r.end(), z0.begin(), z0.end());
                 if (v == "final") r.insert(r.end(), zT[i].begin(), zT[i].end());
                 append_action_stats(actions[i], r);
-                append_hardware(hw, r);
+                append_hardware(dataset.hardware_of(w), r);
             }
         }
         for (const auto &[v, r] : rows) means[v].add(latencies, rankers.at(v).predict(r, actions.size()));
-        static_model.set_task(spec);
-        means["static"].add(latencies, static_model.predict(actions));
+        if (!o.quick) {
+            static_model.set_task(spec);
+            means["static"].add(latencies, static_model.predict(actions));
+        }
         std::vector<double> random_scores;
         for (size_t i = 0; i < actions.size(); i++) random_scores.push_back(unit(rng));
         means["random"].add(latencies, random_scores);
     }
     for (const auto &[name, m] : means) report.models[name] = m.mean();
-    log("evaluated " + std::to_string(report.test_workloads) + " test workloads, " + std::to_string(report.test_trajectories) + " trajectories");
+    log("evaluated " + std::to_string(report.test_workloads) + " " + o.split + " workloads, " + std::to_string(report.test_trajectories) + " trajectories");
+    if (o.quick) {
+        report.seconds = now_seconds() - t0;
+        return report;
+    }
 
     // Divisibility noise: E(s_0) of every workload.
     {
@@ -277,7 +290,7 @@ EvalReport evaluate_world_model(const EvalOptions &o, const std::function<void(c
 std::string eval_markdown(const EvalReport &r, const EvalOptions &o, const std::string &command) {
     std::ostringstream out;
     char buf[256];
-    out << "Held-out test split: " << r.test_workloads << " workloads, " << r.test_trajectories
+    out << (o.split == "val" ? "Validation split: " : "Held-out test split: ") << r.test_workloads << " workloads, " << r.test_trajectories
         << " measured trajectories (successful ones; one ranking group per workload). Metrics are means over workloads.\n\n";
     out << "| model | top-1 | top-5 | pairwise | NDCG@10 |\n|---|---:|---:|---:|---:|\n";
     const std::vector<std::pair<std::string, std::string>> rows = {
@@ -293,6 +306,10 @@ std::string eval_markdown(const EvalReport &r, const EvalOptions &o, const std::
         std::snprintf(buf, sizeof buf, "| %s | %.3f | %.3f | %.3f | %.3f |\n", label.c_str(), it->second.top1, it->second.top5,
                       it->second.pairwise, it->second.ndcg10);
         out << buf;
+    }
+    if (o.quick) {
+        out << "\nProduced by `" << command << "` in " << int(r.seconds) << " s on " << hardware_summary() << ".\n";
+        return out.str();
     }
     out << "\nDivisibility noise: " << r.noise.pairs << " workload pairs differ only by one unit in one size. Mean latent distance ";
     std::snprintf(buf, sizeof buf, "within a pair %.3f; between different workloads of the same op kind %.3f (ratio %.2f).\n",

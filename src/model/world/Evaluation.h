@@ -23,7 +23,11 @@ namespace worldtune {
 
 struct EvalOptions {
     std::string bundle;                 ///< world-model bundle directory
-    std::string dataset;                ///< dataset file (its test split is evaluated)
+    std::string dataset;                ///< dataset file
+    std::vector<std::string> train_datasets;  ///< what the static model trains on (train split; default: `dataset`)
+    std::string split = "test";         ///< the split evaluated: "test" for claims, "val" to choose settings
+    bool quick = false;                 ///< only the rankers over rollouts, E(s_0) and actions, and random:
+                                        ///< no static model, no E(s_T) encoding, no noise or throughput
     int static_per_workload = 0;        ///< train trajectories per workload for the static model (0: all)
     int throughput_candidates = 512;    ///< population scored in the throughput comparison
     uint64_t seed = 1;

@@ -69,40 +69,55 @@ torch::Tensor StateEncoderImpl::project(const torch::Tensor &z) {
 }
 
 TransitionImpl::TransitionImpl(const WorldConfig &c, int vocab_size)
-    : residual_scale(c.residual_scale), max_tokens(c.action_max_tokens) {
+    : residual_scale(c.residual_scale), max_tokens(c.action_max_tokens), state_rank(c.state_rank) {
     tokens = register_module("tokens", torch::nn::Embedding(vocab_size, c.action_dim));
     positions = register_module("positions", torch::nn::Embedding(c.action_max_tokens, c.action_dim));
+    context = register_module("context", torch::nn::Linear(kActionContextFeatures, c.action_dim));
     hidden = register_module("hidden", torch::nn::Linear(c.action_dim, c.action_hidden));
     to_w = register_module("to_w", torch::nn::Linear(c.action_hidden, c.d_model));
     to_d = register_module("to_d", torch::nn::Linear(c.action_hidden, c.d_model));
     to_g = register_module("to_g", torch::nn::Linear(c.action_hidden, c.d_model));
+    const int r = std::max(1, c.state_rank);  // rank 0 keeps unused 1-wide layers, so the file layout is one
+    state_z = register_module("state_z", torch::nn::Linear(torch::nn::LinearOptions(c.d_model, r).bias(false)));
+    state_h = register_module("state_h", torch::nn::Linear(c.action_hidden, r));
+    state_w = register_module("state_w", torch::nn::Linear(torch::nn::LinearOptions(r, c.d_model).bias(false)));
+    state_d = register_module("state_d", torch::nn::Linear(torch::nn::LinearOptions(r, c.d_model).bias(false)));
+    state_g = register_module("state_g", torch::nn::Linear(torch::nn::LinearOptions(r, c.d_model).bias(false)));
     perf_hidden = register_module("perf_hidden", torch::nn::Linear(c.d_model, c.perf_hidden));
     perf_out = register_module("perf_out", torch::nn::Linear(c.perf_hidden, 1));
     torch::nn::init::normal_(tokens->weight, 0.0, 0.1);
     torch::nn::init::normal_(positions->weight, 0.0, 0.1);
+    torch::nn::init::normal_(context->weight, 0.0, 0.1);
+    torch::nn::init::zeros_(context->bias);
     torch::nn::init::zeros_(to_g->weight);
     torch::nn::init::zeros_(to_g->bias);
     torch::nn::init::normal_(to_d->weight, 0.0, 0.01);
     torch::nn::init::zeros_(to_d->bias);
+    // The state's influence starts small: the first steps train like the state-blind transition.
+    for (torch::nn::Linear *l : {&state_w, &state_d, &state_g}) torch::nn::init::normal_((*l)->weight, 0.0, 0.01);
 }
 
-std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> TransitionImpl::action_params(const torch::Tensor &ids,
-                                                                                      const torch::Tensor &pad) {
+torch::Tensor TransitionImpl::action_hidden(const torch::Tensor &ids, const torch::Tensor &pad, const torch::Tensor &ctx) {
     const int64_t L = ids.size(1);
     const torch::Tensor pos = torch::arange(L, torch::TensorOptions().dtype(torch::kInt64)).unsqueeze(0);
-    const torch::Tensor e = masked_mean(tokens->forward(ids) + positions->forward(pos), pad.logical_not());
-    const torch::Tensor h = torch::gelu(hidden->forward(e));
-    const torch::Tensor w = torch::nn::functional::normalize(to_w->forward(h), torch::nn::functional::NormalizeFuncOptions().dim(-1));
-    const torch::Tensor d = to_d->forward(h);
-    const torch::Tensor g = residual_scale * torch::tanh(to_g->forward(h));
-    return {w, d, g};
+    const torch::Tensor e = masked_mean(tokens->forward(ids) + positions->forward(pos), pad.logical_not()) + context->forward(ctx);
+    return torch::gelu(hidden->forward(e));
 }
 
 torch::Tensor TransitionImpl::perf(const torch::Tensor &z) {
     return perf_out->forward(torch::gelu(perf_hidden->forward(z))).squeeze(-1);
 }
 
-torch::Tensor TransitionImpl::step(const torch::Tensor &z, const torch::Tensor &w, const torch::Tensor &d, const torch::Tensor &g) {
+torch::Tensor TransitionImpl::step(const torch::Tensor &z, const torch::Tensor &h) {
+    torch::Tensor w = to_w->forward(h), d = to_d->forward(h), g = to_g->forward(h);
+    if (state_rank > 0) {
+        const torch::Tensor s = torch::tanh(state_z->forward(z) + state_h->forward(h));
+        w = w + state_w->forward(s);
+        d = d + state_d->forward(s);
+        g = g + state_g->forward(s);
+    }
+    w = torch::nn::functional::normalize(w, torch::nn::functional::NormalizeFuncOptions().dim(-1));
+    g = residual_scale * torch::tanh(g);
     const torch::Tensor p = z - (w * z).sum(-1, true) * w;
     return (1 + g) * p + d;
 }

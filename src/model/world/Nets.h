@@ -2,6 +2,7 @@
 // F(z, a). Include only from the few .cpp files that train or run them (torch headers compile slowly).
 #pragma once
 
+#include "model/ActionContext.h"
 #include "model/world/WorldConfig.h"
 
 #include <torch/torch.h>
@@ -48,24 +49,30 @@ struct StateEncoderImpl : torch::nn::Module {
 };
 TORCH_MODULE(StateEncoder);
 
-/// F(z, a): an action's tokens are embedded (token + position), mean-pooled and passed through an MLP that
-/// gives the hyperplane normal w_a (unit length), the translation d_a and a diagonal gate g_a; the step is
-///     p = z - (w_a . z) w_a,   z' = (1 + g_a) * p + d_a,
-/// TransH's projection-plus-translation with a per-dimension residual scaling (g_a starts near zero).
+/// F(z, a): an action's tokens are embedded (token + position) and mean-pooled, its context (the extents
+/// it acts on, ScheduleFeatures.h: ActionContext) is projected and added, and an MLP gives the action's
+/// hidden vector h_a. The current state enters through a small bottleneck, s = tanh(S_z z + S_h h_a) of
+/// `state_rank` values, so the step reads the state it acts on:
+///     w = normalize(W_w h_a + C_w s),  d = W_d h_a + C_d s,  g = r * tanh(W_g h_a + C_g s)
+///     p = z - (w . z) w,   z' = (1 + g) * p + d,
+/// TransH's projection onto the action's hyperplane plus a translation, with a per-dimension residual
+/// scaling (g starts near zero). state_rank 0 gives the state-blind step (w, d, g from the action alone).
 struct TransitionImpl : torch::nn::Module {
     TransitionImpl(const WorldConfig &config, int vocab_size);
-    /// Per-action parameters from action token ids [A, L] (int64) and pad [A, L]: w, d, g, each [A, D].
-    std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> action_params(const torch::Tensor &ids, const torch::Tensor &pad);
-    /// One step for a batch: z [B, D], and the batch's action parameters [B, D] each.
-    static torch::Tensor step(const torch::Tensor &z, const torch::Tensor &w, const torch::Tensor &d, const torch::Tensor &g);
+    /// The actions' hidden vectors [A, H] from token ids [A, L] (int64), pad [A, L] and contexts [A, K].
+    torch::Tensor action_hidden(const torch::Tensor &ids, const torch::Tensor &pad, const torch::Tensor &context);
+    /// One step for a batch: states z [B, D] and the batch's action hidden vectors h [B, H].
+    torch::Tensor step(const torch::Tensor &z, const torch::Tensor &h);
     /// The performance probe's score of states z [B, D]: [B] (higher = faster).
     torch::Tensor perf(const torch::Tensor &z);
 
     torch::nn::Embedding tokens{nullptr}, positions{nullptr};
-    torch::nn::Linear hidden{nullptr}, to_w{nullptr}, to_d{nullptr}, to_g{nullptr};
+    torch::nn::Linear context{nullptr}, hidden{nullptr}, to_w{nullptr}, to_d{nullptr}, to_g{nullptr};
+    torch::nn::Linear state_z{nullptr}, state_h{nullptr}, state_w{nullptr}, state_d{nullptr}, state_g{nullptr};
     torch::nn::Linear perf_hidden{nullptr}, perf_out{nullptr};
     double residual_scale;
     int max_tokens;
+    int state_rank;
 };
 TORCH_MODULE(Transition);
 

@@ -99,6 +99,26 @@ void append_hardware(const nlohmann::json &hw, std::vector<float> &row) {
     for (const char *key : {"l1d_bytes", "l2_bytes", "l3_bytes"}) row.push_back(float(std::log2(1.0 + number(cache, key))));
 }
 
+RankerParams ranker_params(const WorldConfig &c) {
+    RankerParams p;
+    p.objective = c.ranker_objective;
+    p.label_grades = c.ranker_label_grades;
+    p.rounds = c.ranker_rounds;
+    p.depth = c.ranker_depth;
+    p.eta = c.ranker_eta;
+    p.threads = c.threads;
+    p.seed = c.seed;
+    return p;
+}
+
+std::vector<float> training_labels(const std::vector<float> &throughputs, int grades) {
+    if (grades <= 0) return throughputs;
+    std::vector<float> out;
+    out.reserve(throughputs.size());
+    for (float t : throughputs) out.push_back(std::round(float(grades) * std::clamp(t, 0.0f, 1.0f)));
+    return out;
+}
+
 void RankingData::add_group(const std::vector<std::vector<float>> &group_rows, const std::vector<double> &latencies) {
     double best = 0;
     for (double l : latencies)
@@ -145,7 +165,8 @@ int Ranker::train(const RankingData &train, const RankingData *val, const Ranker
     BoosterHandle b = nullptr;
     int kept = params.rounds;
     try {
-        check(XGDMatrixSetFloatInfo(dtrain, "label", train.labels.data(), train.size()), "labels");
+        const std::vector<float> labels = training_labels(train.labels, params.label_grades);
+        check(XGDMatrixSetFloatInfo(dtrain, "label", labels.data(), train.size()), "labels");
         check(XGDMatrixSetUIntInfo(dtrain, "group", train.groups.data(), train.groups.size()), "groups");
         DMatrixHandle cache[] = {dtrain};
         check(XGBoosterCreate(cache, 1, &b), "creating a booster");
@@ -190,7 +211,8 @@ void Ranker::train_on_top(const Ranker &base, const RankingData &data, const Ran
     DMatrixHandle d = matrix(data.rows, data.size(), data.width);
     BoosterHandle b = nullptr;
     try {
-        check(XGDMatrixSetFloatInfo(d, "label", data.labels.data(), data.size()), "labels");
+        const std::vector<float> labels = training_labels(data.labels, params.label_grades);
+        check(XGDMatrixSetFloatInfo(d, "label", labels.data(), data.size()), "labels");
         check(XGDMatrixSetUIntInfo(d, "group", data.groups.data(), data.groups.size()), "groups");
         const std::vector<double> base_scores = base.predict(narrow_rows(data.rows, data.size(), data.width, base.width()), data.size());
         const std::vector<float> base_margin(base_scores.begin(), base_scores.end());

@@ -13,6 +13,7 @@
 // "feature_length"} and XGBoost's UBJSON model.
 #pragma once
 
+#include "model/world/WorldConfig.h"
 #include "schedule/Action.h"
 
 #include <nlohmann/json.hpp>
@@ -38,6 +39,10 @@ void append_action_stats(const ActionList &actions, std::vector<float> &row);
 /// Appends the hardware features of a machine description (hardware_json()).
 void append_hardware(const nlohmann::json &hardware, std::vector<float> &row);
 
+/// The labels a booster learns from: normalized throughputs as they are (grades 0), or integer grades
+/// round(grades * throughput).
+std::vector<float> training_labels(const std::vector<float> &throughputs, int grades);
+
 /// Rows of candidates grouped by workload (each group contiguous), with labels.
 struct RankingData {
     std::vector<float> rows;          ///< row-major, `width` floats each
@@ -51,12 +56,18 @@ struct RankingData {
 
 struct RankerParams {
     std::string objective = "rank:pairwise";
+    int label_grades = 0;  ///< 0: learn from the normalized throughput itself; N > 0: from integer grades
+                           ///< round(N * normalized throughput), 0..N (what rank:ndcg's gain 2^grade - 1 wants)
     int rounds = 300;
     int depth = 6;
     double eta = 0.1;
     int threads = 2;
     uint64_t seed = 1;
 };
+
+/// The shipped ranker's training parameters from a bundle's configuration (objective, labels, rounds,
+/// depth, learning rate, threads, seed).
+RankerParams ranker_params(const WorldConfig &config);
 
 class Ranker {
 public:

@@ -2,7 +2,9 @@
 
 #include "model/world/Windows.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 
@@ -10,7 +12,8 @@ namespace worldtune {
 
 namespace {
 
-constexpr char kMagic[8] = {'W', 'T', 'R', 'O', 'L', 'L', '0', '2'};  ///< 02: with the performance probe
+constexpr char kMagic[8] = {'W', 'T', 'R', 'O', 'L', 'L', '0', '3'};  ///< 03: action contexts, state-reading step
+constexpr size_t kMaxCachedActions = size_t(1) << 20;  ///< the cache is cleared when it grows past this
 
 void write_vector(std::ofstream &out, const std::vector<float> &v) {
     const uint64_t n = v.size();
@@ -30,14 +33,42 @@ std::vector<float> read_vector(std::ifstream &in, uint64_t expected, const std::
 
 float gelu(float x) { return 0.5f * x * (1.0f + std::erf(x / std::sqrt(2.0f))); }
 
+/// tanh by a [7/6] Pade approximant (absolute error below 1e-6 where it is not clamped to +-1).
+inline float fast_tanh(float x) {
+    if (x > 4.97f) return 1.0f;
+    if (x < -4.97f) return -1.0f;
+    const float x2 = x * x;
+    const float num = x * (135135.0f + x2 * (17325.0f + x2 * (378.0f + x2)));
+    const float den = 135135.0f + x2 * (62370.0f + x2 * (3150.0f + x2 * 28.0f));
+    return num / den;
+}
+
 /// y = W x + b for W [out, in].
 void affine(const std::vector<float> &W, const std::vector<float> &b, const float *x, int in, int out, float *y) {
     for (int o = 0; o < out; o++) {
         const float *row = &W[size_t(o) * size_t(in)];
-        float s = b[size_t(o)];
+        float s = b.empty() ? 0.0f : b[size_t(o)];
         for (int i = 0; i < in; i++) s += row[i] * x[i];
         y[o] = s;
     }
+}
+
+/// The [rows, cols] matrix transposed to [cols, rows].
+std::vector<float> transposed(const std::vector<float> &m, int rows, int cols) {
+    std::vector<float> t(m.size());
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++) t[size_t(c) * size_t(rows) + size_t(r)] = m[size_t(r) * size_t(cols) + size_t(c)];
+    return t;
+}
+
+uint64_t context_hash(uint64_t h, const ActionContext &c) {
+    for (float v : c) {
+        uint32_t bits = 0;
+        std::memcpy(&bits, &v, sizeof bits);
+        h ^= bits;
+        h *= 1099511628211ull;
+    }
+    return h;
 }
 
 }  // namespace
@@ -45,10 +76,11 @@ void affine(const std::vector<float> &W, const std::vector<float> &b, const floa
 void RolloutTables::save(const std::string &path) const {
     std::ofstream out(path, std::ios::binary);
     out.write(kMagic, sizeof kMagic);
-    const int32_t header[6] = {d_model, action_dim, action_hidden, max_tokens, vocab, perf_hidden};
+    const int32_t header[8] = {d_model, action_dim, action_hidden, max_tokens, vocab, perf_hidden, state_rank, action_context ? 1 : 0};
     out.write(reinterpret_cast<const char *>(header), sizeof header);
     out.write(reinterpret_cast<const char *>(&residual_scale), sizeof residual_scale);
-    for (const std::vector<float> *v : {&tokens, &positions, &hidden_w, &hidden_b, &w_w, &w_b, &d_w, &d_b, &g_w, &g_b,
+    for (const std::vector<float> *v : {&tokens, &positions, &context_w, &context_b, &hidden_w, &hidden_b, &w_w, &w_b, &d_w, &d_b,
+                                        &g_w, &g_b, &state_z_w, &state_h_w, &state_h_b, &state_w_w, &state_d_w, &state_g_w,
                                         &perf_hidden_w, &perf_hidden_b, &perf_out_w, &perf_out_b})
         write_vector(out, *v);
     if (!out) throw std::runtime_error("transition tables: cannot write " + path);
@@ -60,17 +92,22 @@ RolloutTables RolloutTables::load(const std::string &path) {
     char magic[8];
     in.read(magic, sizeof magic);
     if (!in || std::string(magic, 8) != std::string(kMagic, 8))
-        throw std::runtime_error("transition tables " + path + ": not a worldtune transition file of this version");
-    int32_t h[6];
+        throw std::runtime_error("transition tables " + path + ": not a worldtune transition file of this version (retrain the bundle)");
+    int32_t h[8];
     in.read(reinterpret_cast<char *>(h), sizeof h);
     RolloutTables t;
     t.d_model = h[0], t.action_dim = h[1], t.action_hidden = h[2], t.max_tokens = h[3], t.vocab = h[4], t.perf_hidden = h[5];
+    t.state_rank = h[6], t.action_context = h[7] != 0;
     in.read(reinterpret_cast<char *>(&t.residual_scale), sizeof t.residual_scale);
-    if (!in || t.d_model <= 0 || t.action_dim <= 0 || t.action_hidden <= 0 || t.max_tokens <= 0 || t.vocab <= 0 || t.perf_hidden <= 0)
+    if (!in || t.d_model <= 0 || t.action_dim <= 0 || t.action_hidden <= 0 || t.max_tokens <= 0 || t.vocab <= 0 || t.perf_hidden <= 0 ||
+        t.state_rank < 0 || t.state_rank > 4096)
         throw std::runtime_error("transition tables " + path + ": bad header");
-    const uint64_t D = uint64_t(t.d_model), A = uint64_t(t.action_dim), H = uint64_t(t.action_hidden);
+    const uint64_t D = uint64_t(t.d_model), A = uint64_t(t.action_dim), H = uint64_t(t.action_hidden), R = uint64_t(t.state_rank),
+                   K = kActionContextFeatures;
     t.tokens = read_vector(in, uint64_t(t.vocab) * A, path);
     t.positions = read_vector(in, uint64_t(t.max_tokens) * A, path);
+    t.context_w = read_vector(in, A * K, path);
+    t.context_b = read_vector(in, A, path);
     t.hidden_w = read_vector(in, H * A, path);
     t.hidden_b = read_vector(in, H, path);
     t.w_w = read_vector(in, D * H, path);
@@ -79,6 +116,12 @@ RolloutTables RolloutTables::load(const std::string &path) {
     t.d_b = read_vector(in, D, path);
     t.g_w = read_vector(in, D * H, path);
     t.g_b = read_vector(in, D, path);
+    t.state_z_w = read_vector(in, R * D, path);
+    t.state_h_w = read_vector(in, R * H, path);
+    t.state_h_b = read_vector(in, R, path);
+    t.state_w_w = read_vector(in, D * R, path);
+    t.state_d_w = read_vector(in, D * R, path);
+    t.state_g_w = read_vector(in, D * R, path);
     const uint64_t P = uint64_t(t.perf_hidden);
     t.perf_hidden_w = read_vector(in, P * D, path);
     t.perf_hidden_b = read_vector(in, P, path);
@@ -91,16 +134,28 @@ Rollout::Rollout(RolloutTables tables, const Tokenizer &tokenizer) : tables_(std
     if (tokenizer_.vocab_size() != tables_.vocab)
         throw std::runtime_error("transition tables were trained with a vocabulary of " + std::to_string(tables_.vocab) +
                                  " words, the tokenizer has " + std::to_string(tokenizer_.vocab_size()));
+    const int D = tables_.d_model, R = tables_.state_rank;
     e_.resize(size_t(tables_.action_dim));
     h_.resize(size_t(tables_.action_hidden));
     p_.resize(size_t(tables_.perf_hidden));
+    s_.resize(size_t(R));
+    w_.resize(size_t(D));
+    g_.resize(size_t(D));
+    d_.resize(size_t(D));
+    if (R > 0) {
+        state_w_t_ = transposed(tables_.state_w_w, D, R);
+        state_d_t_ = transposed(tables_.state_d_w, D, R);
+        state_g_t_ = transposed(tables_.state_g_w, D, R);
+    }
 }
 
-const Rollout::Params &Rollout::params_of(const Action &action) {
-    const uint64_t key = action_hash(action);
+const Rollout::Params &Rollout::params_of(const Action &action, const ActionContext *context) {
+    const bool with_context = tables_.action_context && context;
+    const uint64_t key = with_context ? context_hash(action_hash(action), *context) : action_hash(action);
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
-    const int A = tables_.action_dim, H = tables_.action_hidden, D = tables_.d_model;
+    if (cache_.size() >= kMaxCachedActions) cache_.clear();
+    const int A = tables_.action_dim, H = tables_.action_hidden, D = tables_.d_model, R = tables_.state_rank;
     const std::vector<int32_t> ids = action_ids(tokenizer_, action, tables_.max_tokens);
     std::fill(e_.begin(), e_.end(), 0.0f);
     for (size_t p = 0; p < ids.size(); p++) {
@@ -110,6 +165,11 @@ const Rollout::Params &Rollout::params_of(const Action &action) {
     }
     if (!ids.empty())
         for (float &v : e_) v /= float(ids.size());
+    // The context's projection (its bias is added for a zero context too, as torch does).
+    const ActionContext zero{};
+    std::vector<float> ctx(static_cast<size_t>(A));
+    affine(tables_.context_w, tables_.context_b, with_context ? context->data() : zero.data(), kActionContextFeatures, A, ctx.data());
+    for (int i = 0; i < A; i++) e_[size_t(i)] += ctx[size_t(i)];
     affine(tables_.hidden_w, tables_.hidden_b, e_.data(), A, H, h_.data());
     for (float &v : h_) v = gelu(v);
     Params p;
@@ -119,24 +179,64 @@ const Rollout::Params &Rollout::params_of(const Action &action) {
     affine(tables_.w_w, tables_.w_b, h_.data(), H, D, p.w.data());
     affine(tables_.d_w, tables_.d_b, h_.data(), H, D, p.d.data());
     affine(tables_.g_w, tables_.g_b, h_.data(), H, D, p.g.data());
-    float norm = 0;
-    for (float v : p.w) norm += v * v;
-    norm = std::max(std::sqrt(norm), 1e-12f);  // as torch's normalize (eps 1e-12)
-    for (float &v : p.w) v /= norm;
-    for (float &v : p.g) v = tables_.residual_scale * std::tanh(v);
+    if (R > 0) {
+        p.u.resize(size_t(R));
+        affine(tables_.state_h_w, tables_.state_h_b, h_.data(), H, R, p.u.data());
+    } else {
+        float norm = 0;
+        for (float v : p.w) norm += v * v;
+        norm = std::max(std::sqrt(norm), 1e-12f);  // as torch's normalize (eps 1e-12)
+        for (float &v : p.w) v /= norm;
+        for (float &v : p.g) v = tables_.residual_scale * std::tanh(v);
+    }
     return cache_.emplace(key, std::move(p)).first->second;
 }
 
-void Rollout::step(const Params &p, std::vector<float> &z) const {
+void Rollout::step(const Params &p, std::vector<float> &z) {
     const size_t D = z.size();
+    const float *w = p.w.data(), *g = p.g.data();
+    float *d = nullptr;
+    const int R = tables_.state_rank;
+    if (R > 0) {
+        // s = tanh(S_z z + u); w, d, g corrected by C s.
+        for (int j = 0; j < R; j++) {
+            const float *row = &tables_.state_z_w[size_t(j) * D];
+            float acc = p.u[size_t(j)];
+            for (size_t i = 0; i < D; i++) acc += row[i] * z[i];
+            s_[size_t(j)] = fast_tanh(acc);
+        }
+        std::copy(p.w.begin(), p.w.end(), w_.begin());
+        std::copy(p.g.begin(), p.g.end(), g_.begin());
+        std::vector<float> &shift = d_;  // d + C_d s
+        std::copy(p.d.begin(), p.d.end(), shift.begin());
+        for (int j = 0; j < R; j++) {
+            const float sj = s_[size_t(j)];
+            const float *cw = &state_w_t_[size_t(j) * D], *cd = &state_d_t_[size_t(j) * D], *cg = &state_g_t_[size_t(j) * D];
+            for (size_t i = 0; i < D; i++) {
+                w_[i] += sj * cw[i];
+                shift[i] += sj * cd[i];
+                g_[i] += sj * cg[i];
+            }
+        }
+        float norm = 0;
+        for (size_t i = 0; i < D; i++) norm += w_[i] * w_[i];
+        const float inv = 1.0f / std::max(std::sqrt(norm), 1e-12f);
+        for (size_t i = 0; i < D; i++) {
+            w_[i] *= inv;
+            g_[i] = tables_.residual_scale * fast_tanh(g_[i]);
+        }
+        w = w_.data(), g = g_.data(), d = shift.data();
+    }
+    const float *dd = d ? d : p.d.data();
     float dot = 0;
-    for (size_t i = 0; i < D; i++) dot += p.w[i] * z[i];
-    for (size_t i = 0; i < D; i++) z[i] = (1.0f + p.g[i]) * (z[i] - dot * p.w[i]) + p.d[i];
+    for (size_t i = 0; i < D; i++) dot += w[i] * z[i];
+    for (size_t i = 0; i < D; i++) z[i] = (1.0f + g[i]) * (z[i] - dot * w[i]) + dd[i];
 }
 
-void Rollout::run(const std::vector<float> &z0, const ActionList &actions, std::vector<float> &out) {
+void Rollout::run(const std::vector<float> &z0, const ActionList &actions, const std::vector<ActionContext> &contexts,
+                  std::vector<float> &out) {
     out.assign(z0.begin(), z0.end());
-    for (const Action &a : actions) step(params_of(a), out);
+    for (size_t t = 0; t < actions.size(); t++) step(params_of(actions[t], t < contexts.size() ? &contexts[t] : nullptr), out);
 }
 
 float Rollout::probe(const std::vector<float> &z) {
@@ -147,17 +247,19 @@ float Rollout::probe(const std::vector<float> &z) {
     return score;
 }
 
-void Rollout::features(const std::vector<float> &z0, const ActionList &actions, std::vector<float> &out) {
-    run(z0, actions, out);
+void Rollout::features(const std::vector<float> &z0, const ActionList &actions, const std::vector<ActionContext> &contexts,
+                       std::vector<float> &out) {
+    run(z0, actions, contexts, out);
     const float score = probe(out);
     out.push_back(score);
 }
 
-std::vector<std::vector<float>> Rollout::trajectory(const std::vector<float> &z0, const ActionList &actions) {
+std::vector<std::vector<float>> Rollout::trajectory(const std::vector<float> &z0, const ActionList &actions,
+                                                    const std::vector<ActionContext> &contexts) {
     std::vector<std::vector<float>> states;
     std::vector<float> z = z0;
-    for (const Action &a : actions) {
-        step(params_of(a), z);
+    for (size_t t = 0; t < actions.size(); t++) {
+        step(params_of(actions[t], t < contexts.size() ? &contexts[t] : nullptr), z);
         states.push_back(z);
     }
     return states;

@@ -2,6 +2,7 @@
 
 #include "dataset/DatasetFile.h"
 #include "measure/Timing.h"
+#include "model/ScheduleFeatures.h"
 #include "model/world/EncodingCache.h"
 #include "model/world/Ranker.h"
 #include "model/world/Rollout.h"
@@ -88,6 +89,15 @@ struct Context {
         return ids;
     }
 
+    std::map<int, std::vector<FuncInfo>> funcs;  ///< per workload index: its stages (for action contexts)
+
+    const std::vector<FuncInfo> &funcs_of(int workload) {
+        auto it = funcs.find(workload);
+        if (it == funcs.end())
+            it = funcs.emplace(workload, build_workload(WorkloadSpec::parse(dataset.workloads[size_t(workload)].spec))->func_infos).first;
+        return it->second;
+    }
+
     SplitKind split_of_key(size_t k) const { return dataset.workloads[size_t(corpus.keys[k].workload)].split; }
 };
 
@@ -135,10 +145,13 @@ void stage_tokenizer(Context &c) {
 /// Texts and their workload index, of the train split only.
 void train_texts(Context &c, TokenTexts &texts, std::vector<int> &group) {
     const TokenTexts &ids = c.need_ids();
+    std::map<std::string, int> spec_ids;
     for (size_t k = 0; k < ids.size(); k++) {
         if (c.split_of_key(k) != SplitKind::Train || ids[k].empty()) continue;
         texts.push_back(ids[k]);
-        group.push_back(c.corpus.keys[k].workload);
+        // The contrastive groups are specs: one spec measured on two machines is one workload.
+        const std::string &spec = c.dataset.workloads[size_t(c.corpus.keys[k].workload)].spec;
+        group.push_back(int(spec_ids.emplace(spec, int(spec_ids.size())).first->second));
     }
 }
 
@@ -236,8 +249,9 @@ std::vector<TrajectorySample> samples_of(Context &c, SplitKind split) {
         if (path.back() < 0 || c.corpus.texts[size_t(path.back())].empty() || c.corpus.texts[size_t(path.front())].empty()) continue;
         TrajectorySample s;
         s.group = wt.first;
-        for (const Action &a : actions_from_json(w.trajectories[size_t(wt.second)].actions))
-            s.actions.push_back(action_ids(tok, a, c.config.action_max_tokens));
+        const ActionList actions = actions_from_json(w.trajectories[size_t(wt.second)].actions);
+        for (const Action &a : actions) s.actions.push_back(action_ids(tok, a, c.config.action_max_tokens));
+        s.contexts = action_contexts(c.funcs_of(wt.first), actions);
         s.states = path;
         s.latency = w.trajectories[size_t(wt.second)].latency_s;
         for (int &i : s.states)
@@ -294,7 +308,7 @@ void stage_ranker(Context &c) {
                 const ActionList actions = actions_from_json(traj.actions);
                 std::vector<float> row;
                 if (v == "world") {
-                    rollout.features(z0, actions, zt);
+                    rollout.features(z0, actions, action_contexts(c.funcs_of(w), actions), zt);
                     row = zt;
                 } else if (v == "initial") {
                     row = z0;
@@ -302,20 +316,14 @@ void stage_ranker(Context &c) {
                     row = z[size_t(final_index)];
                 }
                 append_action_stats(actions, row);
-                append_hardware(c.dataset.hardware, row);
+                append_hardware(c.dataset.hardware_of(wl), row);
                 rows.push_back(std::move(row));
                 latencies.push_back(traj.latency_s);
             }
             data[wl.split == SplitKind::Train ? 0 : 1].add_group(rows, latencies);
         }
         Ranker ranker(v, dim);
-        RankerParams p;
-        p.objective = c.config.ranker_objective;
-        p.rounds = c.config.ranker_rounds;
-        p.depth = c.config.ranker_depth;
-        p.eta = c.config.ranker_eta;
-        p.threads = c.config.threads;
-        p.seed = c.config.seed;
+        const RankerParams p = ranker_params(c.config);
         const int kept = ranker.train(data[0], data[1].size() ? &data[1] : nullptr, p);
         ranker.save(c.path("ranker_" + v + ".ubj"));
         c.log("ranker '" + v + "': " + std::to_string(data[0].size()) + " training candidates in " + std::to_string(data[0].groups.size()) +
@@ -324,6 +332,12 @@ void stage_ranker(Context &c) {
     }
     report["seconds"] = now_seconds() - t0;
     c.record("ranker", report);
+}
+
+std::vector<std::string> dataset_names(const std::vector<std::string> &paths) {
+    std::vector<std::string> names;
+    for (const std::string &p : paths) names.push_back(fs::path(p).filename().string());
+    return names;
 }
 
 void write_manifest(Context &c) {
@@ -337,10 +351,11 @@ void write_manifest(Context &c) {
         {"format", kBundleFormat},
         {"version", kBundleVersion},
         {"created_at", utc_now_iso()},
-        {"dataset", {{"file", fs::path(c.options.dataset).filename().string()}, {"created_at", c.dataset.created_at},
+        {"dataset", {{"files", dataset_names(c.options.datasets)}, {"created_at", c.dataset.created_at},
                      {"workloads", c.dataset.workloads.size()}, {"trajectories", c.dataset.trajectory_count()},
                      {"split_seed", c.dataset.seed}}},
         {"hardware", c.dataset.hardware},
+        {"machines", c.dataset.machines},
         {"stages", c.stages},
         {"files", files}};
     write_json_file(c.path("manifest.json"), manifest);
@@ -368,8 +383,9 @@ void train_world_model(const TrainOptions &options, const Log &log) {
         write_json_file(c.path("config.json"), c.config.to_json());
     }
     c.stages = read_json_or(c.cached("stages.json"), nlohmann::json::object());
-    c.dataset = load_dataset(options.dataset);
-    log("dataset " + options.dataset + ": " + std::to_string(c.dataset.workloads.size()) + " workloads, " +
+    c.dataset = load_datasets(options.datasets);
+    log("datasets " + nlohmann::json(dataset_names(options.datasets)).dump() + ": " + std::to_string(c.dataset.machines.size()) +
+        " machine(s), " + std::to_string(c.dataset.workloads.size()) + " workloads, " +
         std::to_string(c.dataset.trajectory_count()) + " trajectories");
     fs::remove(c.path("manifest.json"));  // incomplete until the end
     const std::vector<std::pair<std::string, void (*)(Context &)>> runs = {

@@ -21,7 +21,7 @@ namespace worldtune {
 const std::vector<std::string> &training_stages();
 
 struct TrainOptions {
-    std::string dataset;          ///< dataset file (DatasetFile.h)
+    std::vector<std::string> datasets;  ///< dataset files (DatasetFile.h), one per machine (load_datasets)
     std::string out;              ///< bundle directory
     std::string stage = "all";    ///< one of training_stages(), or "all"
     bool restart = false;         ///< redo the chosen stage(s) even if their output exists

@@ -59,6 +59,7 @@ struct TransitionTrainer::Impl {
                 if (t < s->actions.size()) L = std::max(L, std::min(s->actions[t].size(), size_t(config.action_max_tokens)));
             std::vector<int64_t> ids(size_t(B) * L, Tokenizer::kPad);
             std::vector<uint8_t> pad(size_t(B) * L, 1), active(size_t(B), 0);
+            std::vector<float> ctx(size_t(B) * kActionContextFeatures, 0.0f);
             for (size_t b = 0; b < batch.size(); b++) {
                 if (t >= batch[b]->actions.size()) continue;
                 active[b] = 1;
@@ -67,12 +68,14 @@ struct TransitionTrainer::Impl {
                     ids[b * L + i] = a[i];
                     pad[b * L + i] = 0;
                 }
+                if (config.action_context && t < batch[b]->contexts.size())
+                    std::copy(batch[b]->contexts[t].begin(), batch[b]->contexts[t].end(), ctx.begin() + long(b * kActionContextFeatures));
             }
             const torch::Tensor tid = torch::from_blob(ids.data(), {B, int64_t(L)}, torch::kInt64).clone();
             const torch::Tensor tpad = torch::from_blob(pad.data(), {B, int64_t(L)}, torch::kUInt8).clone().to(torch::kBool);
+            const torch::Tensor tctx = torch::from_blob(ctx.data(), {B, int64_t(kActionContextFeatures)}, torch::kFloat).clone();
             const torch::Tensor tactive = torch::from_blob(active.data(), {B}, torch::kUInt8).clone().to(torch::kBool).unsqueeze(1);
-            auto [w, d, g] = net->action_params(tid, tpad);
-            const torch::Tensor next = TransitionImpl::step(z.back(), w, d, g);
+            const torch::Tensor next = net->step(z.back(), net->action_hidden(tid, tpad, tctx));
             z.push_back(torch::where(tactive, next, z.back()));
         }
         return z;
@@ -312,9 +315,13 @@ RolloutTables TransitionTrainer::tables() const {
     t.action_hidden = m.config.action_hidden;
     t.max_tokens = m.config.action_max_tokens;
     t.vocab = m.vocab_size;
+    t.state_rank = m.config.state_rank;
+    t.action_context = m.config.action_context;
     t.residual_scale = float(m.config.residual_scale);
     t.tokens = flat(m.net->tokens->weight);
     t.positions = flat(m.net->positions->weight);
+    t.context_w = flat(m.net->context->weight);
+    t.context_b = flat(m.net->context->bias);
     t.hidden_w = flat(m.net->hidden->weight);
     t.hidden_b = flat(m.net->hidden->bias);
     t.w_w = flat(m.net->to_w->weight);
@@ -323,6 +330,14 @@ RolloutTables TransitionTrainer::tables() const {
     t.d_b = flat(m.net->to_d->bias);
     t.g_w = flat(m.net->to_g->weight);
     t.g_b = flat(m.net->to_g->bias);
+    if (t.state_rank > 0) {
+        t.state_z_w = flat(m.net->state_z->weight);
+        t.state_h_w = flat(m.net->state_h->weight);
+        t.state_h_b = flat(m.net->state_h->bias);
+        t.state_w_w = flat(m.net->state_w->weight);
+        t.state_d_w = flat(m.net->state_d->weight);
+        t.state_g_w = flat(m.net->state_g->weight);
+    }
     t.perf_hidden = m.config.perf_hidden;
     t.perf_hidden_w = flat(m.net->perf_hidden->weight);
     t.perf_hidden_b = flat(m.net->perf_hidden->bias);

@@ -12,6 +12,7 @@
 // with dist the mean squared difference. The encoder is frozen: targets are precomputed vectors.
 #pragma once
 
+#include "model/ActionContext.h"
 #include "model/world/EncoderTrainer.h"
 #include "model/world/Rollout.h"
 
@@ -22,6 +23,7 @@ namespace worldtune {
 struct TrajectorySample {
     int group = 0;
     std::vector<std::vector<int32_t>> actions;  ///< T actions
+    std::vector<ActionContext> contexts;        ///< T contexts (ActionContext.h; empty: all zero)
     std::vector<int> states;                    ///< T + 1 entries
     double latency = 0;                         ///< measured seconds (<= 0: failed)
 };

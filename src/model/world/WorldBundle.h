@@ -21,7 +21,7 @@
 namespace worldtune {
 
 constexpr const char *kBundleFormat = "worldtune-world-model";
-constexpr int kBundleVersion = 1;
+constexpr int kBundleVersion = 2;  ///< 2: action contexts, the state-reading transition, online_mode
 /// Where `worldtune tune --model world` looks when no --bundle is given (relative to the repository root,
 /// or the directory of WORLDTUNE_MODEL when set).
 constexpr const char *kDefaultBundle = "models/world";

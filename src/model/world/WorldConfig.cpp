@@ -34,6 +34,8 @@ void for_each_field(Config &c, Visit &&visit) {
     visit("action_hidden", c.action_hidden);
     visit("action_max_tokens", c.action_max_tokens);
     visit("residual_scale", c.residual_scale);
+    visit("state_rank", c.state_rank);
+    visit("action_context", c.action_context);
     visit("transition_epochs", c.transition_epochs);
     visit("transition_batch", c.transition_batch);
     visit("transition_lr", c.transition_lr);
@@ -47,14 +49,15 @@ void for_each_field(Config &c, Visit &&visit) {
     visit("finals_per_workload", c.finals_per_workload);
     visit("checkpoint_every", c.checkpoint_every);
     visit("ranker_objective", c.ranker_objective);
+    visit("ranker_label_grades", c.ranker_label_grades);
     visit("ranker_rounds", c.ranker_rounds);
     visit("ranker_depth", c.ranker_depth);
     visit("ranker_eta", c.ranker_eta);
+    visit("online_mode", c.online_mode);
+    visit("online_l2", c.online_l2);
     visit("online_rounds", c.online_rounds);
     visit("online_eta", c.online_eta);
     visit("online_schedule_features", c.online_schedule_features);
-    visit("online_task_weight", c.online_task_weight);
-    visit("online_task_rounds", c.online_task_rounds);
     visit("seed", c.seed);
     visit("threads", c.threads);
 }
@@ -90,6 +93,8 @@ WorldConfig WorldConfig::from_json(const nlohmann::json &j) {
         throw std::invalid_argument("world model config: d_model must be a positive multiple of heads");
     if (c.window < 2 || c.stride <= 0 || c.stride > c.window - 1)
         throw std::invalid_argument("world model config: need window >= 2 and 0 < stride < window");
+    if (c.online_mode != "latent" && c.online_mode != "booster" && c.online_mode != "none")
+        throw std::invalid_argument("world model config: online_mode is latent, booster or none, not '" + c.online_mode + "'");
     return c;
 }
 

@@ -46,6 +46,10 @@ struct WorldConfig {
     int action_hidden = 256;       ///< hidden width of the action MLP
     int action_max_tokens = 48;    ///< tokens kept of one serialized action
     double residual_scale = 0.1;   ///< initial scale of the residual correction
+    int state_rank = 16;           ///< width of the bottleneck through which a step reads the state it acts
+                                   ///< on (Nets.h: Transition); 0: the state-blind step of the first bundles
+    bool action_context = true;    ///< describe each action with the extents it acts on (ActionContext.h);
+                                   ///< false: its tokens alone
     int transition_epochs = 16;
     int transition_batch = 32;     ///< trajectories per step
     double transition_lr = 1e-3;
@@ -65,20 +69,18 @@ struct WorldConfig {
 
     // Ranker: XGBoost LambdaRank-family objective, one group per workload.
     std::string ranker_objective = "rank:pairwise";
+    int ranker_label_grades = 0;   ///< 0: labels are the normalized throughput; N: integer grades 0..N
+                                   ///< (RankerParams::label_grades; rank:ndcg's gain wants grades)
     int ranker_rounds = 300;
     int ranker_depth = 6;
     double ranker_eta = 0.1;
-    int online_rounds = 30;        ///< rounds of the online correction trained on a run's measurements
-    double online_eta = 0.1;       ///< its learning rate (replay on the val split: 0.1 beats 0.05, 0.2 and 0.3)
-    bool online_schedule_features = true;  ///< the correction also reads the schedule's simulated loop nest
+    std::string online_mode = "latent";  ///< how a run's measurements correct the prior (WorldModel.h):
+                                         ///< "latent" (LatentCorrection.h), "booster" or "none"
+    double online_l2 = 1.0;        ///< "latent": pull of the correction toward the prior
+    int online_rounds = 30;        ///< "booster": rounds of the XGBoost correction on a run's measurements
+    double online_eta = 0.1;       ///< "booster": its learning rate
+    bool online_schedule_features = true;  ///< "booster": it also reads the schedule's simulated loop nest
                                            ///< (ScheduleFeatures.h; no lowering); false: the ranker's row only
-    double online_task_weight = 0.5;  ///< on a machine other than the training records' (the manifest's
-                                      ///< hardware), the weight, in a mean of within-batch ranks, of a task model
-                                      ///< learned from scratch on the run's measurements (action statistics +
-                                      ///< schedule features, no prior); the rest is the prior + correction. On
-                                      ///< the training machine the prior ranks better alone: weight 0 there
-                                      ///< (replay: docs/results.md). 0: off everywhere
-    int online_task_rounds = 100;     ///< rounds of that task model (learning rate online_eta, depth ranker_depth)
 
     uint64_t seed = 1;
     int threads = 2;

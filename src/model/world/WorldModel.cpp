@@ -41,8 +41,6 @@ WorldVariant world_variant_from_ranker(const std::string &ranker) {
 
 namespace {
 
-constexpr int kTaskModelMinSuccesses = 8;  ///< as the static model's first training (StaticModel::kMinTrainSamples)
-
 int state_dim_of(WorldVariant v, int d_model) { return ranker_state_dim(world_variant_ranker(v), d_model); }
 
 }  // namespace
@@ -51,7 +49,6 @@ WorldModel::WorldModel(const std::string &bundle_dir, WorldVariant variant, int 
     : bundle_(WorldBundle::open(bundle_dir)), variant_(variant), threads_(threads),
       ranker_(world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model)),
       calibration_(world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model)),
-      task_model_("actions", 0),
       online_(world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model)) {
     try {
         WorldConfig c = bundle_.config;
@@ -67,7 +64,6 @@ WorldModel::WorldModel(const std::string &bundle_dir, WorldVariant variant, int 
         throw BundleError(std::string("world model: ") + e.what());
     }
     hardware_ = hardware_json();
-    task_weight_ = same_machine(bundle_.manifest.value("hardware", nlohmann::json()), hardware_) ? 0.0 : bundle_.config.online_task_weight;
     const std::string calibration = bundle_.path(std::string("calibration_") + world_variant_ranker(variant) + ".ubj");
     if (use_calibration && std::filesystem::exists(calibration)) {
         const nlohmann::json about = read_json_or(bundle_.path("calibration.json"), nullptr);
@@ -122,15 +118,15 @@ std::vector<float> WorldModel::online_rows(const std::vector<KeyedFeatures> &sch
     return out;
 }
 
-std::vector<float> WorldModel::task_rows(const std::vector<float> &rows, const std::vector<KeyedFeatures> &schedules,
-                                         size_t columns) const {
-    // The task model reads the tail of each feature row: everything after the state vector.
-    const size_t width = size_t(row_width()), tail = size_t(kTaskRowFeatures), n = rows.size() / width;
+std::vector<float> WorldModel::latent_inputs(const std::vector<float> &rows) const {
+    // The state part (z^_T and the probe's score, or an ablation's vector) and the parallelism features.
+    const size_t width = size_t(row_width()), state = size_t(prior().state_dim()), n = rows.size() / width;
     std::vector<float> out;
-    out.reserve(n * (tail + columns));
+    out.reserve(n * size_t(latent_width()));
     for (size_t i = 0; i < n; i++) {
-        out.insert(out.end(), rows.begin() + long((i + 1) * width - tail), rows.begin() + long((i + 1) * width));
-        if (columns) online_columns_.append_row(schedules[i], columns, out);
+        const auto row = rows.begin() + long(i * width);
+        out.insert(out.end(), row, row + long(state));
+        out.insert(out.end(), row + long(width - kParallelismFeatures), row + long(width));
     }
     return out;
 }
@@ -153,11 +149,14 @@ std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candi
         }
         finals = encode_texts(texts);
     }
-    std::vector<float> z;
+    std::vector<float> z, parallelism;
+    std::vector<ActionContext> contexts;
     for (size_t i = 0; i < candidates.size(); i++) {
+        parallelism.clear();
+        read_schedule(stages_->funcs, candidates[i], stages_->flops, contexts, parallelism);
         switch (variant_) {
         case WorldVariant::World:
-            rollout_->features(z0_, candidates[i], z);
+            rollout_->features(z0_, candidates[i], contexts, z);
             rows.insert(rows.end(), z.begin(), z.end());
             break;
         case WorldVariant::Initial: rows.insert(rows.end(), z0_.begin(), z0_.end()); break;
@@ -166,7 +165,7 @@ std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candi
         }
         append_action_stats(candidates[i], rows);
         append_hardware(hardware_, rows);
-        append_parallelism_features(stages_->funcs, candidates[i], stages_->flops, rows);
+        rows.insert(rows.end(), parallelism.begin(), parallelism.end());
     }
     return rows;
 }
@@ -175,28 +174,30 @@ std::vector<double> WorldModel::predict(const std::vector<ActionList> &candidate
     std::vector<bool> valid;
     const std::vector<float> rows = feature_rows(candidates, &valid);
     std::vector<double> scores;
-    std::vector<KeyedFeatures> schedules;
-    if (online_trained_ && online_width_ > 0) {
-        schedules.reserve(candidates.size());
-        for (const ActionList &c : candidates) schedules.push_back(schedule_features(stages_->funcs, c));
-    }
-    if (!online_trained_) {
-        scores = prior().predict(rows, candidates.size());
-    } else if (online_width_ == 0) {
-        scores = online_.predict(rows, candidates.size());
+    if (online_trained_) {
+        if (online_width_ == 0) {
+            scores = online_.predict(rows, candidates.size());
+        } else {
+            std::vector<KeyedFeatures> schedules;
+            schedules.reserve(candidates.size());
+            for (const ActionList &c : candidates) schedules.push_back(schedule_features(stages_->funcs, c));
+            scores = online_.predict(online_rows(schedules, rows, online_width_), candidates.size());
+        }
     } else {
-        scores = online_.predict(online_rows(schedules, rows, online_width_), candidates.size());
-    }
-    const double w = task_weight_;
-    if (task_trained_ && w > 0) {
-        const std::vector<double> a = normalized_ranks(scores),
-                                  b = normalized_ranks(task_model_.predict(task_rows(rows, schedules, online_width_), candidates.size()));
-        for (size_t i = 0; i < scores.size(); i++) scores[i] = (1 - w) * a[i] + w * b[i];
+        scores = prior().predict(rows, candidates.size());
+        if (latent_.fitted()) scores = latent_.score(scores, latent_inputs(rows));
     }
     for (size_t i = 0; i < scores.size(); i++)
         if (!valid[i]) scores[i] = -std::numeric_limits<double>::infinity();
     return scores;
 }
+
+struct WorldModel::OnlineGroup {
+    std::vector<ActionList> actions;
+    std::vector<double> latencies;
+    std::vector<float> rows;              ///< feature_rows
+    std::vector<KeyedFeatures> schedules;  ///< schedule features (the booster, when it reads them)
+};
 
 void WorldModel::update(const std::vector<MeasureResult> &results) {
     bool added = false;
@@ -209,77 +210,63 @@ void WorldModel::update(const std::vector<MeasureResult> &results) {
             continue;
         }
     }
-    if (!added) return;
-    // The online correction learns from every task measured in this run, one group per task.
+    const std::string &mode = bundle_.config.online_mode;
+    if (!added || mode == "none") return;
+    // Online learning reads every task measured in this run, one group per task.
     const WorkloadSpec current = task_;
     const bool had_task = has_task_;
-    struct Group {
-        std::vector<ActionList> actions;
-        std::vector<double> latencies;
-        std::vector<float> rows;              ///< feature_rows
-        std::vector<KeyedFeatures> schedules;  ///< schedule features (when the correction reads them)
-    };
-    std::vector<Group> groups;
+    const bool booster = mode == "booster";
+    std::vector<OnlineGroup> groups;
     for (const auto &[spec, list] : measured_) {
         int ok = 0;
         for (const auto &entry : list) ok += entry.second > 0;
         if (ok < 2) continue;
         set_task(WorkloadSpec::parse(spec));
-        Group g;
-        std::vector<ActionList> &actions = g.actions;
+        OnlineGroup g;
         for (const auto &entry : list) {
-            actions.push_back(entry.first);
+            g.actions.push_back(entry.first);
             g.latencies.push_back(entry.second);
-            if (bundle_.config.online_schedule_features) {
+            if (booster && bundle_.config.online_schedule_features) {
                 g.schedules.push_back(schedule_features(stages_->funcs, entry.first));
                 online_columns_.add_keys(g.schedules.back());
             }
         }
-        g.rows = feature_rows(actions);
+        g.rows = feature_rows(g.actions);
         groups.push_back(std::move(g));
     }
+    if (had_task) set_task(current);
+    if (groups.empty()) return;
+    if (booster) update_booster(groups);
+    else update_latent(groups);
+}
+
+void WorldModel::update_latent(const std::vector<OnlineGroup> &groups) {
+    std::vector<CorrectionGroup> data;
+    for (const OnlineGroup &g : groups)
+        data.push_back({prior().predict(g.rows, g.latencies.size()), latent_inputs(g.rows), g.latencies});
+    latent_.fit(data, latent_width(), bundle_.config.online_l2);
+}
+
+void WorldModel::update_booster(const std::vector<OnlineGroup> &groups) {
     const size_t columns = bundle_.config.online_schedule_features ? online_columns_.size() : 0;
     const size_t width = size_t(row_width()) + columns;
     RankingData data;
-    for (const Group &g : groups) {
+    for (const OnlineGroup &g : groups) {
         const std::vector<float> rows = online_rows(g.schedules, g.rows, columns);
         std::vector<std::vector<float>> group;
         for (size_t i = 0; i < g.latencies.size(); i++)
             group.emplace_back(rows.begin() + long(i * width), rows.begin() + long((i + 1) * width));
         data.add_group(group, g.latencies);
     }
-    if (had_task) set_task(current);
     if (data.size() == 0) return;
-    RankerParams p;
-    p.objective = bundle_.config.ranker_objective;
+    RankerParams p = ranker_params(bundle_.config);
     p.rounds = bundle_.config.online_rounds;
     p.depth = std::min(4, bundle_.config.ranker_depth);
     p.eta = bundle_.config.online_eta;
     p.threads = 1;
-    p.seed = bundle_.config.seed;
     online_.train_on_top(prior(), data, p);
     online_width_ = columns;
     online_trained_ = true;
-
-    // The task model: from scratch, no prior, once the run has enough successful measurements.
-    if (task_weight_ <= 0) return;
-    RankingData task;
-    int successes = 0;
-    const size_t task_width = size_t(kTaskRowFeatures) + columns;
-    for (const Group &g : groups) {
-        const std::vector<float> rows = task_rows(g.rows, g.schedules, columns);
-        std::vector<std::vector<float>> group;
-        for (size_t i = 0; i < g.latencies.size(); i++) {
-            group.emplace_back(rows.begin() + long(i * task_width), rows.begin() + long((i + 1) * task_width));
-            successes += g.latencies[i] > 0;
-        }
-        task.add_group(group, g.latencies);
-    }
-    if (successes < kTaskModelMinSuccesses) return;
-    p.rounds = bundle_.config.online_task_rounds;
-    p.depth = bundle_.config.ranker_depth;
-    task_model_.train(task, nullptr, p);
-    task_trained_ = true;
 }
 
 }  // namespace worldtune

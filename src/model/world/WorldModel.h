@@ -1,31 +1,29 @@
 // The compiler world model as a cost model for the search (`worldtune tune --model world`).
 //
 // set_task lowers the workload's pre-schedule state s_0 once and encodes it, z_0 = E(s_0). predict rolls
-// each candidate's actions out from z_0 with the transition (plain C++, never lowering the candidate) and
-// scores the predicted terminal state z^_T, with the action statistics and hardware features, by the
-// shipped ranker. update learns online: an XGBoost correction trained on this run's measurements, with the
-// shipped ranker's scores as its base margin (encoder and transition stay frozen). The correction reads the
-// ranker's row and the schedule's simulated loop nest (ScheduleFeatures.h, read from the actions: still no
-// lowering), which is what tells one task's candidates apart once its own measurements are in.
+// each candidate's actions out from z_0 with the transition (plain C++, never lowering the candidate; each
+// action read with the extents it acts on, ScheduleFeatures.h: action_contexts) and scores the predicted
+// terminal state z^_T, with the action statistics and hardware features, by the shipped ranker.
 //
-// Ablation variants use the same bundle: "world-initial" scores E(s_0) (no transition: only the action
-// statistics tell candidates apart), "world-final" lowers and encodes each candidate's real final state
-// E(s_T) (static encoding, the slow path), "world-actions" uses the action statistics alone.
+// update learns online through the world model itself (WorldConfig::online_mode): "latent" (default) fits
+// a correction on the candidates' rolled-out latents and parallelism features, anchored to the prior
+// (LatentCorrection.h); "booster" trains an XGBoost correction on top of the prior's margins; "none" keeps
+// the prior. Encoder and transition stay frozen. There is no model learned from scratch on the run.
+//
+// Ablation variants use the same bundle and the same online learning: "world-initial" scores E(s_0) (no
+// transition: only the action statistics tell candidates apart), "world-final" lowers and encodes each
+// candidate's real final state E(s_T) (static encoding, the slow path), "world-actions" uses the action
+// statistics alone.
 //
 // On the machine a calibration names (Calibration.h), the prior is the shipped ranker plus that machine's
-// correction, which also reads the parallelism features (ScheduleFeatures.h: columns that mean the same in
-// every workload, so what starting parallel work costs here carries across workloads); the online
-// correction then learns on top of the calibrated prior. On any machine other than
-// the one the training records come from, the prior is also hedged: once the run has 8 successful
-// measurements, a task model learned from scratch on them (action statistics + schedule features, no
-// prior) scores too, and a candidate's score is the weighted mean of its within-batch ranks under the two
-// (WorldConfig::online_task_weight).
+// correction (an optional extra: `worldtune calibrate`).
 //
 // The bundle is a directory (see WorldBundle.h).
 #pragma once
 
 #include "model/CostModel.h"
 #include "model/ScheduleFeatures.h"
+#include "model/world/LatentCorrection.h"
 #include "model/world/Ranker.h"
 #include "model/world/Rollout.h"
 #include "model/world/WorldBundle.h"
@@ -70,10 +68,6 @@ public:
     /// The online correction's rows: feature_rows widened by `columns` columns of the candidates' schedule
     /// features (one KeyedFeatures per row).
     std::vector<float> online_rows(const std::vector<KeyedFeatures> &schedules, const std::vector<float> &rows, size_t columns) const;
-    /// The task model's rows from feature rows: their action statistics, hardware and parallelism
-    /// (kTaskRowFeatures, the tail after the state vector), then `columns` columns of the schedule features.
-    static constexpr int kTaskRowFeatures = kActionStatFeatures + kHardwareFeatures + kParallelismFeatures;
-    std::vector<float> task_rows(const std::vector<float> &rows, const std::vector<KeyedFeatures> &schedules, size_t columns) const;
     const WorldBundle &bundle() const { return bundle_; }
     /// The ranker candidates are scored by before any online learning: the shipped one, calibrated to this
     /// machine when the bundle has a calibration for it.
@@ -90,11 +84,9 @@ private:
     Ranker ranker_;
     Ranker calibration_;       ///< this machine's correction on top of ranker_ (Calibration.h)
     bool calibrated_ = false;
-    Ranker online_;
+    Ranker online_;            ///< online_mode "booster": the correction on top of prior()
     bool online_trained_ = false;
-    Ranker task_model_;        ///< learned from scratch on the run's measurements (WorldConfig::online_task_weight)
-    bool task_trained_ = false;
-    double task_weight_ = 0;   ///< its weight here: 0 on the machine the training records come from
+    LatentCorrection latent_;  ///< online_mode "latent"
     WorkloadSpec task_;
     bool has_task_ = false;
     std::vector<float> z0_;
@@ -106,7 +98,13 @@ private:
     std::map<std::string, TaskStages> stages_cache_;  ///< per task
     const TaskStages *stages_ = nullptr;              ///< the current task's
     FeatureColumns online_columns_;  ///< the schedule features' columns, as the online data met them
-    size_t online_width_ = 0;        ///< of those, the ones the trained correction reads
+    size_t online_width_ = 0;        ///< of those, the ones the trained booster correction reads
+    /// The latent correction's inputs of feature rows: the state part and the parallelism features.
+    std::vector<float> latent_inputs(const std::vector<float> &rows) const;
+    int latent_width() const { return prior().state_dim() + kParallelismFeatures; }
+    struct OnlineGroup;  ///< one task's measurements with their feature rows (WorldModel.cpp)
+    void update_booster(const std::vector<OnlineGroup> &groups);
+    void update_latent(const std::vector<OnlineGroup> &groups);
     nlohmann::json hardware_;
     /// This run's measurements per task: (actions, latency; <= 0 failed).
     std::map<std::string, std::vector<std::pair<ActionList, double>>> measured_;
