@@ -6,6 +6,8 @@
 
 #include "measure/Hardware.h"
 #include "model/CostModel.h"
+#include "model/world/WorldBundle.h"
+#include "schedule/Apply.h"
 #include "schedule/PrintHalide.h"
 #include "search/TaskScheduler.h"
 #include "search/Tuner.h"
@@ -19,7 +21,7 @@ namespace worldtune::cli {
 namespace {
 
 struct TuneOptions {
-    std::string spec, network, db = RecordStore::kDefaultPath, model = "random", bundle;
+    std::string spec, network, db = RecordStore::kDefaultPath, model = "world", bundle;
     TuneParams tune;
     MeasureParams measure;
     bool quiet = false;
@@ -160,7 +162,12 @@ void add_tune_command(CLI::App &app) {
         model_params.seed = opts->tune.seed;
         model_params.threads = opts->measure.threads;
         model_params.world_bundle = opts->bundle;
-        std::unique_ptr<CostModel> model = make_cost_model(opts->model, model_params);
+        std::unique_ptr<CostModel> model;
+        try {
+            model = make_cost_model(opts->model, model_params);
+        } catch (const BundleError &e) {
+            throw CommandError(one_line(e.what()) + " (choose another model with --model static or --model random, or a bundle with --bundle DIR)");
+        }
         if (opts->network.empty()) tune_one(*opts, store, *model);
         else tune_network(*opts, store, *model);
     });

@@ -80,10 +80,11 @@ EvalReport evaluate_world_model(const EvalOptions &o, const std::function<void(c
         {WorldVariant::Initial, "initial"}, {WorldVariant::Final, "final"}, {WorldVariant::Actions, "actions"}};
     std::map<std::string, Ranker> rankers;
     const int D = bundle.config.d_model;
-    rankers.emplace("world", Ranker::load(bundle.path("ranker_world.ubj"), "world", ranker_state_dim("world", D)));
-    rankers.emplace("initial", Ranker::load(bundle.path("ranker_initial.ubj"), "initial", D));
-    rankers.emplace("final", Ranker::load(bundle.path("ranker_final.ubj"), "final", D));
-    rankers.emplace("actions", Ranker::load(bundle.path("ranker_actions.ubj"), "actions", 0));
+    const bool stats = bundle.config.ranker_schedule_stats;
+    rankers.emplace("world", Ranker::load(bundle.path("ranker_world.ubj"), "world", ranker_state_dim("world", D), stats));
+    rankers.emplace("initial", Ranker::load(bundle.path("ranker_initial.ubj"), "initial", D, stats));
+    rankers.emplace("final", Ranker::load(bundle.path("ranker_final.ubj"), "final", D, stats));
+    rankers.emplace("actions", Ranker::load(bundle.path("ranker_actions.ubj"), "actions", 0, stats));
     Rollout rollout(RolloutTables::load(bundle.path("transition.bin")), bundle.tokenizer);
     TextCache texts(bundle.path("cache/texts.db"));
 
@@ -146,17 +147,20 @@ EvalReport evaluate_world_model(const EvalOptions &o, const std::function<void(c
 
         std::map<std::string, std::vector<float>> rows;
         std::vector<float> z;
-        const std::vector<FuncInfo> funcs = build_workload(spec)->func_infos;
+        const auto built = build_workload(spec);
+        std::vector<ActionContext> contexts;
+        std::vector<float> parallelism;
         for (size_t i = 0; i < actions.size(); i++) {
-            rollout.features(z0, actions[i], action_contexts(funcs, actions[i]), z);
+            parallelism.clear();
+            read_schedule(built->func_infos, actions[i], built->flops, contexts, parallelism);
+            rollout.features(z0, actions[i], contexts, z);
             for (const std::string v : {"world", "initial", "final", "actions"}) {
                 if (o.quick && v == "final") continue;
                 std::vector<float> &r = rows[v];
                 if (v == "world") r.insert(r.end(), z.begin(), z.end());
                 if (v == "initial") r.insert(r.end(), z0.begin(), z0.end());
                 if (v == "final") r.insert(r.end(), zT[i].begin(), zT[i].end());
-                append_action_stats(actions[i], r);
-                append_hardware(dataset.hardware_of(w), r);
+                append_candidate_features(actions[i], contexts, parallelism, dataset.hardware_of(w), bundle.config.ranker_schedule_stats, r);
             }
         }
         for (const auto &[v, r] : rows) means[v].add(latencies, rankers.at(v).predict(r, actions.size()));

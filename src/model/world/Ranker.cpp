@@ -119,6 +119,46 @@ std::vector<float> training_labels(const std::vector<float> &throughputs, int gr
     return out;
 }
 
+void append_context_stats(const ActionList &actions, const std::vector<ActionContext> &contexts, std::vector<float> &row) {
+    float waste = 0, not_dividing = 0, vector_extent = 0, vector_by_16 = 0, parallel_extent = 0, unrolled = 0, split_extent = 0,
+          instances = 0;
+    int splits = 0;
+    bool vectorized = false;
+    for (size_t i = 0; i < actions.size() && i < contexts.size(); i++) {
+        const Action &a = actions[i];
+        const ActionContext &c = contexts[i];
+        if (a.kind == ActionKind::Split) {
+            waste += c[3];
+            not_dividing += c[7] > 0 && c[2] == 0;
+            split_extent += c[0];
+            splits++;
+        } else if (a.kind == ActionKind::Annotate && c[7] > 0) {
+            if (a.annotation == AnnotationKind::Vectorize) {
+                vector_extent = std::max(vector_extent, c[0]);
+                vector_by_16 = vectorized ? std::min(vector_by_16, c[6]) : c[6];
+                vectorized = true;
+            }
+            if (a.annotation == AnnotationKind::Parallel) parallel_extent = std::max(parallel_extent, c[0]);
+            if (a.annotation == AnnotationKind::Unroll) unrolled += c[0];  // log2(1 + e) summed: about log2 of the product
+        } else if (a.kind == ActionKind::ComputeAt) {
+            instances = std::max(instances, c[1]);
+        }
+    }
+    const float stats[kContextStatFeatures] = {waste, not_dividing, vector_extent, vector_by_16, parallel_extent, unrolled,
+                                               splits ? split_extent / float(splits) : 0.0f, instances};
+    row.insert(row.end(), stats, stats + kContextStatFeatures);
+}
+
+void append_candidate_features(const ActionList &actions, const std::vector<ActionContext> &contexts,
+                               const std::vector<float> &parallelism, const nlohmann::json &hardware, bool schedule_stats,
+                               std::vector<float> &row) {
+    append_action_stats(actions, row);
+    append_hardware(hardware, row);
+    if (!schedule_stats) return;
+    append_context_stats(actions, contexts, row);
+    row.insert(row.end(), parallelism.begin(), parallelism.end());
+}
+
 void RankingData::add_group(const std::vector<std::vector<float>> &group_rows, const std::vector<double> &latencies) {
     double best = 0;
     for (double l : latencies)
@@ -230,7 +270,7 @@ void Ranker::train_on_top(const Ranker &base, const RankingData &data, const Ran
     if (booster_) XGBoosterFree(booster_);
     booster_ = b;
     base_ = &base;
-    extra_width_ = data.width - base.width();
+    extra_width_ = data.width - (state_dim_ + kActionStatFeatures + kHardwareFeatures);
 }
 
 std::vector<double> Ranker::predict(const std::vector<float> &rows, size_t count) const {

@@ -13,6 +13,7 @@
 // "feature_length"} and XGBoost's UBJSON model.
 #pragma once
 
+#include "model/ActionContext.h"
 #include "model/world/WorldConfig.h"
 #include "schedule/Action.h"
 
@@ -27,6 +28,10 @@ namespace worldtune {
 
 constexpr int kActionStatFeatures = 14;
 constexpr int kHardwareFeatures = 5;
+constexpr int kContextStatFeatures = 8;
+/// The schedule statistics a ranker reads with WorldConfig::ranker_schedule_stats: the context statistics
+/// and the parallelism features (ScheduleFeatures.h), both read from the actions without lowering.
+constexpr int kScheduleStatFeatures = kContextStatFeatures + 4;
 
 /// Width of a variant's state vector: D, plus the performance probe's score for "world" (the probe is
 /// trained on the rollout, see WorldConfig::perf_weight), none for "actions".
@@ -38,6 +43,16 @@ inline int ranker_state_dim(const std::string &variant, int d_model) {
 void append_action_stats(const ActionList &actions, std::vector<float> &row);
 /// Appends the hardware features of a machine description (hardware_json()).
 void append_hardware(const nlohmann::json &hardware, std::vector<float> &row);
+/// Appends statistics of the extents the actions act on (ActionContext.h): the tail waste summed over
+/// splits, the splits whose factors do not divide their loop, log2 of the vectorized loop's extent and
+/// whether it is a multiple of 16, log2 of the parallel loop's extent, log2 of the unrolled extent, the mean
+/// log2 extent of the split loops, and log2 of the most instances of a compute_at.
+void append_context_stats(const ActionList &actions, const std::vector<ActionContext> &contexts, std::vector<float> &row);
+/// The columns after a candidate's state vector in a ranker row: action statistics, hardware, then with
+/// `schedule_stats` the context statistics and the parallelism features (kParallelismFeatures floats).
+void append_candidate_features(const ActionList &actions, const std::vector<ActionContext> &contexts,
+                               const std::vector<float> &parallelism, const nlohmann::json &hardware, bool schedule_stats,
+                               std::vector<float> &row);
 
 /// The labels a booster learns from: normalized throughputs as they are (grades 0), or integer grades
 /// round(grades * throughput).

@@ -35,12 +35,11 @@ float gelu(float x) { return 0.5f * x * (1.0f + std::erf(x / std::sqrt(2.0f))); 
 
 /// tanh by a [7/6] Pade approximant (absolute error below 1e-6 where it is not clamped to +-1).
 inline float fast_tanh(float x) {
-    if (x > 4.97f) return 1.0f;
-    if (x < -4.97f) return -1.0f;
+    x = std::min(std::max(x, -4.97f), 4.97f);  // branch-free, so loops over it vectorize
     const float x2 = x * x;
     const float num = x * (135135.0f + x2 * (17325.0f + x2 * (378.0f + x2)));
     const float den = 135135.0f + x2 * (62370.0f + x2 * (3150.0f + x2 * 28.0f));
-    return num / den;
+    return std::min(std::max(num / den, -1.0f), 1.0f);
 }
 
 /// y = W x + b for W [out, in].
@@ -192,45 +191,60 @@ const Rollout::Params &Rollout::params_of(const Action &action, const ActionCont
     return cache_.emplace(key, std::move(p)).first->second;
 }
 
-void Rollout::step(const Params &p, std::vector<float> &z) {
-    const size_t D = z.size();
-    const float *w = p.w.data(), *g = p.g.data();
-    float *d = nullptr;
-    const int R = tables_.state_rank;
-    if (R > 0) {
-        // s = tanh(S_z z + u); w, d, g corrected by C s.
-        for (int j = 0; j < R; j++) {
-            const float *row = &tables_.state_z_w[size_t(j) * D];
-            float acc = p.u[size_t(j)];
-            for (size_t i = 0; i < D; i++) acc += row[i] * z[i];
-            s_[size_t(j)] = fast_tanh(acc);
-        }
-        std::copy(p.w.begin(), p.w.end(), w_.begin());
-        std::copy(p.g.begin(), p.g.end(), g_.begin());
-        std::vector<float> &shift = d_;  // d + C_d s
-        std::copy(p.d.begin(), p.d.end(), shift.begin());
-        for (int j = 0; j < R; j++) {
-            const float sj = s_[size_t(j)];
-            const float *cw = &state_w_t_[size_t(j) * D], *cd = &state_d_t_[size_t(j) * D], *cg = &state_g_t_[size_t(j) * D];
-            for (size_t i = 0; i < D; i++) {
-                w_[i] += sj * cw[i];
-                shift[i] += sj * cd[i];
-                g_[i] += sj * cg[i];
-            }
-        }
-        float norm = 0;
-        for (size_t i = 0; i < D; i++) norm += w_[i] * w_[i];
-        const float inv = 1.0f / std::max(std::sqrt(norm), 1e-12f);
-        for (size_t i = 0; i < D; i++) {
-            w_[i] *= inv;
-            g_[i] = tables_.residual_scale * fast_tanh(g_[i]);
-        }
-        w = w_.data(), g = g_.data(), d = shift.data();
+namespace {
+
+/// The state-reading part of a step, on raw arrays (compiled for AVX-512, AVX2 and plain x86-64, picked at
+/// load time): s = tanh(S_z z + u); w += C_w^T s, d += C_d^T s, g += C_g^T s; then w normalized and g gated.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+void state_correction(const float *Sz, const float *u, const float *Cw, const float *Cd, const float *Cg, const float *z, int R, int D,
+                      float residual_scale, float *s, float *w, float *d, float *g) {
+    for (int j = 0; j < R; j++) {
+        const float *row = Sz + size_t(j) * size_t(D);
+        float acc = 0;
+        for (int i = 0; i < D; i++) acc += row[i] * z[i];
+        s[j] = fast_tanh(acc + u[j]);
     }
-    const float *dd = d ? d : p.d.data();
+    for (int j = 0; j < R; j++) {
+        const float sj = s[j];
+        const float *cw = Cw + size_t(j) * size_t(D), *cd = Cd + size_t(j) * size_t(D), *cg = Cg + size_t(j) * size_t(D);
+        for (int i = 0; i < D; i++) {
+            w[i] += sj * cw[i];
+            d[i] += sj * cd[i];
+            g[i] += sj * cg[i];
+        }
+    }
+    float norm = 0;
+    for (int i = 0; i < D; i++) norm += w[i] * w[i];
+    const float inv = 1.0f / std::max(std::sqrt(norm), 1e-12f);
+    for (int i = 0; i < D; i++) {
+        w[i] *= inv;
+        g[i] = residual_scale * fast_tanh(g[i]);
+    }
+}
+
+/// z <- (1 + g) * (z - (w . z) w) + d.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+void transh_step(const float *w, const float *d, const float *g, int D, float *z) {
     float dot = 0;
-    for (size_t i = 0; i < D; i++) dot += w[i] * z[i];
-    for (size_t i = 0; i < D; i++) z[i] = (1.0f + g[i]) * (z[i] - dot * w[i]) + dd[i];
+    for (int i = 0; i < D; i++) dot += w[i] * z[i];
+    for (int i = 0; i < D; i++) z[i] = (1.0f + g[i]) * (z[i] - dot * w[i]) + d[i];
+}
+
+}  // namespace
+
+void Rollout::step(const Params &p, std::vector<float> &z) {
+    const int D = int(z.size()), R = tables_.state_rank;
+    if (R == 0) return transh_step(p.w.data(), p.d.data(), p.g.data(), D, z.data());
+    std::copy(p.w.begin(), p.w.end(), w_.begin());
+    std::copy(p.d.begin(), p.d.end(), d_.begin());
+    std::copy(p.g.begin(), p.g.end(), g_.begin());
+    state_correction(tables_.state_z_w.data(), p.u.data(), state_w_t_.data(), state_d_t_.data(), state_g_t_.data(), z.data(), R, D,
+                     tables_.residual_scale, s_.data(), w_.data(), d_.data(), g_.data());
+    transh_step(w_.data(), d_.data(), g_.data(), D, z.data());
 }
 
 void Rollout::run(const std::vector<float> &z0, const ActionList &actions, const std::vector<ActionContext> &contexts,

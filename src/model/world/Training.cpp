@@ -89,14 +89,21 @@ struct Context {
         return ids;
     }
 
-    std::map<int, std::vector<FuncInfo>> funcs;  ///< per workload index: its stages (for action contexts)
+    struct Stages {
+        std::vector<FuncInfo> funcs;  ///< what the loop-nest simulation reads (action contexts)
+        double flops = 0;
+    };
+    std::map<int, Stages> built;  ///< per workload index
 
-    const std::vector<FuncInfo> &funcs_of(int workload) {
-        auto it = funcs.find(workload);
-        if (it == funcs.end())
-            it = funcs.emplace(workload, build_workload(WorkloadSpec::parse(dataset.workloads[size_t(workload)].spec))->func_infos).first;
+    const Stages &stages_of(int workload) {
+        auto it = built.find(workload);
+        if (it == built.end()) {
+            const auto w = build_workload(WorkloadSpec::parse(dataset.workloads[size_t(workload)].spec));
+            it = built.emplace(workload, Stages{w->func_infos, w->flops}).first;
+        }
         return it->second;
     }
+    const std::vector<FuncInfo> &funcs_of(int workload) { return stages_of(workload).funcs; }
 
     SplitKind split_of_key(size_t k) const { return dataset.workloads[size_t(corpus.keys[k].workload)].split; }
 };
@@ -306,17 +313,19 @@ void stage_ranker(Context &c) {
             for (const auto &[t, final_index] : list) {
                 const DatasetTrajectory &traj = wl.trajectories[size_t(t)];
                 const ActionList actions = actions_from_json(traj.actions);
+                std::vector<ActionContext> contexts;
+                std::vector<float> parallelism;
+                read_schedule(c.funcs_of(w), actions, c.stages_of(w).flops, contexts, parallelism);
                 std::vector<float> row;
                 if (v == "world") {
-                    rollout.features(z0, actions, action_contexts(c.funcs_of(w), actions), zt);
+                    rollout.features(z0, actions, contexts, zt);
                     row = zt;
                 } else if (v == "initial") {
                     row = z0;
                 } else if (v == "final") {
                     row = z[size_t(final_index)];
                 }
-                append_action_stats(actions, row);
-                append_hardware(c.dataset.hardware_of(wl), row);
+                append_candidate_features(actions, contexts, parallelism, c.dataset.hardware_of(wl), c.config.ranker_schedule_stats, row);
                 rows.push_back(std::move(row));
                 latencies.push_back(traj.latency_s);
             }

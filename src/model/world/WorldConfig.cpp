@@ -49,6 +49,7 @@ void for_each_field(Config &c, Visit &&visit) {
     visit("finals_per_workload", c.finals_per_workload);
     visit("checkpoint_every", c.checkpoint_every);
     visit("ranker_objective", c.ranker_objective);
+    visit("ranker_schedule_stats", c.ranker_schedule_stats);
     visit("ranker_label_grades", c.ranker_label_grades);
     visit("ranker_rounds", c.ranker_rounds);
     visit("ranker_depth", c.ranker_depth);

@@ -69,6 +69,8 @@ struct WorldConfig {
 
     // Ranker: XGBoost LambdaRank-family objective, one group per workload.
     std::string ranker_objective = "rank:pairwise";
+    bool ranker_schedule_stats = true;  ///< the ranker also reads the context statistics and parallelism
+                                        ///< features (Ranker.h: kScheduleStatFeatures), read from the actions
     int ranker_label_grades = 0;   ///< 0: labels are the normalized throughput; N: integer grades 0..N
                                    ///< (RankerParams::label_grades; rank:ndcg's gain wants grades)
     int ranker_rounds = 300;

@@ -57,7 +57,8 @@ WorldModel::WorldModel(const std::string &bundle_dir, WorldVariant variant, int 
         encoder_->load(bundle_.path("encoder.pt"));
         rollout_ = std::make_unique<Rollout>(RolloutTables::load(bundle_.path("transition.bin")), bundle_.tokenizer);
         ranker_ = Ranker::load(bundle_.path(std::string("ranker_") + world_variant_ranker(variant) + ".ubj"),
-                               world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model));
+                               world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model),
+                               bundle_.config.ranker_schedule_stats);
     } catch (const BundleError &) {
         throw;
     } catch (const std::exception &e) {
@@ -163,9 +164,8 @@ std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candi
         case WorldVariant::Final: rows.insert(rows.end(), finals[i].begin(), finals[i].end()); break;
         case WorldVariant::Actions: break;
         }
-        append_action_stats(candidates[i], rows);
-        append_hardware(hardware_, rows);
-        rows.insert(rows.end(), parallelism.begin(), parallelism.end());
+        append_candidate_features(candidates[i], contexts, parallelism, hardware_, bundle_.config.ranker_schedule_stats, rows);
+        if (!bundle_.config.ranker_schedule_stats) rows.insert(rows.end(), parallelism.begin(), parallelism.end());
     }
     return rows;
 }

@@ -61,10 +61,11 @@ public:
     std::vector<float> encode_text(const std::string &text) const;
     std::vector<std::vector<float>> encode_texts(const std::vector<std::string> &texts) const;
     /// The feature rows of candidates of the current task (what predict scores), row_width() floats each:
-    /// the shipped ranker's row, then the parallelism features (ScheduleFeatures.h), which only the
-    /// calibration and the online models read (the shipped ranker, trained on one machine, does not).
+    /// the shipped ranker's row (Ranker.h: state, action statistics, hardware, and with
+    /// WorldConfig::ranker_schedule_stats the schedule statistics), always ending in the parallelism features
+    /// (ScheduleFeatures.h; appended when the ranker does not read them), which the online learning reads.
     std::vector<float> feature_rows(const std::vector<ActionList> &candidates, std::vector<bool> *valid = nullptr);
-    int row_width() const { return ranker_.width() + kParallelismFeatures; }
+    int row_width() const { return ranker_.width() + (bundle_.config.ranker_schedule_stats ? 0 : kParallelismFeatures); }
     /// The online correction's rows: feature_rows widened by `columns` columns of the candidates' schedule
     /// features (one KeyedFeatures per row).
     std::vector<float> online_rows(const std::vector<KeyedFeatures> &schedules, const std::vector<float> &rows, size_t columns) const;
