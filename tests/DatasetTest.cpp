@@ -3,6 +3,8 @@
 // `worldtune dataset` commands end to end.
 #include "dataset/DatasetFile.h"
 #include "dataset/DatasetStats.h"
+#include "dataset/TextCache.h"
+#include "dataset/TransitionCorpus.h"
 #include "dataset/WorkloadList.h"
 #include "search/SketchSampler.h"
 #include "workload/OpRegistry.h"
@@ -16,6 +18,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -494,4 +497,70 @@ TEST(Dataset, ShippedDatasetLoads) {
     const TextCheck check = verify_texts(d, 10);
     EXPECT_TRUE(check.ok()) << (check.problems.empty() ? "" : check.problems[0]);
     EXPECT_EQ(check.checked, 10);
+}
+
+// The transition corpus: seeded trajectories of the collection list, every state lowered into the folder's
+// cache, one line per finished workload; a rerun resumes (adds nothing), other parameters are refused.
+TEST(DatasetTest, TransitionCorpusIsSeededResumableAndLowered) {
+    const std::string dir = testing::TempDir() + "/transition_corpus";
+    std::filesystem::remove_all(dir);
+    TransitionCorpusParams p;
+    p.generated_per_op = 0;
+    p.schedules = 2;
+    p.max_workloads = 2;
+    p.threads = 1;
+    auto quiet = [](const std::string &) {};
+    const TransitionCorpusReport first = generate_transition_corpus(dir, p, quiet);
+    EXPECT_EQ(first.workloads, 2);
+    EXPECT_TRUE(first.complete);
+    EXPECT_GT(first.trajectories, 0);
+    EXPECT_GT(first.transitions, int64_t(first.trajectories) * 3);
+    std::ifstream in(dir + "/trajectories.jsonl");
+    std::string line;
+    std::vector<nlohmann::json> lines;
+    while (std::getline(in, line)) lines.push_back(nlohmann::json::parse(line));
+    ASSERT_EQ(lines.size(), 2u);
+    const std::vector<std::string> presets = preset_workloads();
+    EXPECT_EQ(lines[0]["spec"], presets[0]);
+    const nlohmann::json &actions = lines[0]["trajectories"][0];
+    // Every prefix state is in the cache (a second lookup lowers nothing new and gives the same texts).
+    TextCache cache(dir + "/texts.db");
+    std::vector<std::pair<std::string, nlohmann::json>> states;
+    for (size_t t = 0; t <= actions.size(); t++)
+        states.emplace_back(presets[0], nlohmann::json(std::vector<nlohmann::json>(actions.begin(), actions.begin() + long(t))));
+    for (const std::string &text : cache.texts(states, 1)) EXPECT_FALSE(text.empty());
+
+    // A rerun resumes and adds nothing; a torn last line (a killed run) is dropped and redone.
+    const TransitionCorpusReport again = generate_transition_corpus(dir, p, quiet);
+    EXPECT_EQ(again.fresh_workloads, 0);
+    EXPECT_EQ(again.trajectories, first.trajectories);
+    const uintmax_t size = std::filesystem::file_size(dir + "/trajectories.jsonl");
+    std::filesystem::resize_file(dir + "/trajectories.jsonl", size - 10);
+    const TransitionCorpusReport redone = generate_transition_corpus(dir, p, quiet);
+    EXPECT_EQ(redone.fresh_workloads, 1);
+    EXPECT_EQ(redone.trajectories, first.trajectories) << "the same seed gives the same schedules";
+    // Other parameters in the same folder are refused.
+    p.schedules = 3;
+    EXPECT_THROW(generate_transition_corpus(dir, p, quiet), std::runtime_error);
+}
+
+// Datasets of two machines merge into one: each workload tagged with its machine, the same spec in the
+// same split on both; files split by another seed are refused.
+TEST(DatasetTest, DatasetsOfSeveralMachinesMerge) {
+    const std::string epyc = std::string(WORLDTUNE_SOURCE_DIR) + "/data/dataset.jsonl.gz";
+    const std::string xeon = std::string(WORLDTUNE_SOURCE_DIR) + "/data/dataset-xeon.jsonl.gz";
+    const Dataset a = load_dataset(epyc), b = load_dataset(xeon);
+    const Dataset both = load_datasets({epyc, xeon});
+    ASSERT_EQ(both.machines.size(), 2u);
+    EXPECT_EQ(both.workloads.size(), a.workloads.size() + b.workloads.size());
+    EXPECT_EQ(both.trajectory_count(), a.trajectory_count() + b.trajectory_count());
+    EXPECT_NE(both.machines[0], both.machines[1]);
+    std::map<std::string, SplitKind> split_on_a;
+    for (const DatasetWorkload &w : both.workloads) {
+        EXPECT_EQ(both.hardware_of(w), both.machines[size_t(w.machine)]);
+        if (w.machine == 0) split_on_a[w.spec] = w.split;
+        else if (split_on_a.count(w.spec)) EXPECT_EQ(split_on_a[w.spec], w.split) << w.spec;
+    }
+    EXPECT_EQ(load_dataset(xeon).machines.size(), 1u);
+    EXPECT_THROW(load_datasets({}), DatasetError);
 }
