@@ -3,6 +3,7 @@
 // give identical scores, and the whole recipe on a tiny dataset yields a bundle that scores candidates,
 // evaluates, and refuses a broken bundle with one clear line.
 #include "dataset/DatasetFile.h"
+#include "dataset/TransitionCorpus.h"
 #include "lower/StateText.h"
 #include "measure/Hardware.h"
 #include "model/world/Calibration.h"
@@ -384,6 +385,48 @@ TEST(WorldModel, TinyRecipeGivesABundleThatScoresAndRoundTrips) {
     o.out = dir;
     train_world_model(o, [](const std::string &) {});
     EXPECT_EQ(std::filesystem::last_write_time(dir + "/encoder.pt"), stamp);
+}
+
+// A transition corpus's unmeasured trajectories join the transition's training (every state, no
+// performance pairs) and leave the rankers alone.
+TEST(WorldModel, TransitionTrainsOnAnUnmeasuredCorpus) {
+    const std::string corpus = temp_path("corpus");
+    std::filesystem::remove_all(corpus);
+    TransitionCorpusParams cp;
+    cp.generated_per_op = 0;
+    cp.schedules = 2;
+    cp.max_workloads = 2;  // two training-split preset subgraphs
+    cp.threads = 1;
+    const TransitionCorpusReport made = generate_transition_corpus(corpus, cp, [](const std::string &) {});
+    ASSERT_GT(made.trajectories, 0);
+    ASSERT_EQ(corpus_workloads(corpus, 0, 1).size(), 2u);
+    EXPECT_EQ(corpus_workloads(corpus, 1, 1)[0].trajectories.size(), 1u) << "a seeded sample of one";
+
+    std::vector<std::string> lines;
+    TrainOptions o;
+    o.datasets = {tiny_dataset()};
+    o.corpus = corpus;
+    o.out = temp_path("bundle_with_corpus");
+    std::filesystem::remove_all(o.out);
+    o.config = tiny_config();
+    train_world_model(o, [&](const std::string &line) { lines.push_back(line); });
+    auto line_with = [&](const std::string &what) {
+        for (const std::string &l : lines)
+            if (l.find(what) != std::string::npos) return l;
+        return std::string();
+    };
+    EXPECT_NE(line_with(std::to_string(made.trajectories) + " unmeasured train-split trajectories"), "");
+    EXPECT_NE(line_with(std::to_string(made.trajectories) + " unmeasured corpus trajectories, all with every state"), "");
+    // The transition saw the corpus's trajectories beside the dataset's; the world ranker did not.
+    const std::string with = line_with("transition: ");
+    int trained = 0;
+    std::sscanf(with.c_str(), "transition: %d training", &trained);
+    EXPECT_GE(trained, made.trajectories + 1) << with;
+    WorldModel m(o.out, WorldVariant::World, 1);
+    const WorkloadSpec spec = WorkloadSpec::parse("matmul:M=20,N=12,K=8");
+    m.set_task(spec);
+    SketchSampler sampler(spec, SamplerParams{}, 3);
+    for (double score : m.predict({sampler.sample_valid(), sampler.sample_valid()})) EXPECT_TRUE(std::isfinite(score));
 }
 
 TEST(WorldModel, CommandsTrainEvalAndRefuseBrokenBundles) {

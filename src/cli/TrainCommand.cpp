@@ -22,6 +22,8 @@ void add_train_commands(CLI::App &app) {
     train->add_option("--dataset", tr->options.datasets,
                       "Dataset file (see `worldtune dataset export`); repeat it for one file per machine")->required();
     train->add_option("--out", tr->options.out, "Bundle directory (resumes what is there)")->capture_default_str();
+    train->add_option("--corpus", tr->options.corpus,
+                      "Transition corpus folder (`worldtune dataset corpus`): its unmeasured trajectories join the transition's training");
     train->add_option("--stage", tr->options.stage, "texts, tokenizer, mlm, contrastive, encode, transition, ranker or all")
         ->capture_default_str();
     train->add_flag("--restart", tr->options.restart, "Redo the chosen stage(s) even when their output exists");

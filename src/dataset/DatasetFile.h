@@ -70,10 +70,16 @@ struct DatasetTrajectory {
     bool operator==(const DatasetTrajectory &o) const;
 };
 
+/// DatasetWorkload::machine of trajectories that were generated and lowered but never measured (a
+/// transition corpus, TransitionCorpus.h): they teach the dynamics, not speed.
+constexpr int kUnmeasuredMachine = -1;
+
 struct DatasetWorkload {
     std::string spec;  ///< canonical
     SplitKind split = SplitKind::Train;
-    int machine = 0;   ///< index into Dataset::machines: the file it came from (not stored in the file)
+    int machine = 0;   ///< index into Dataset::machines: the file it came from (not stored in the file);
+                       ///< kUnmeasuredMachine for a transition corpus's trajectories
+    bool measured() const { return machine != kUnmeasuredMachine; }
     std::vector<DatasetTrajectory> trajectories;
 
     bool operator==(const DatasetWorkload &o) const;

@@ -45,6 +45,27 @@ TextCache::TextCache(const std::string &path) {
 
 TextCache::~TextCache() { sqlite3_close(db_); }
 
+long long TextCache::import_from(const std::string &path) {
+    if (!std::filesystem::exists(path)) throw std::runtime_error("text cache " + path + " not found");
+    sqlite3_stmt *attach = nullptr;
+    sqlite3_prepare_v2(db_, "ATTACH DATABASE ? AS other", -1, &attach, nullptr);
+    sqlite3_bind_text(attach, 1, path.c_str(), -1, SQLITE_TRANSIENT);
+    const int rc = sqlite3_step(attach);
+    sqlite3_finalize(attach);
+    if (rc != SQLITE_DONE) throw std::runtime_error("text cache " + path + ": " + sqlite3_errmsg(db_));
+    char *error = nullptr;
+    const int copied = sqlite3_exec(db_, "INSERT OR IGNORE INTO texts (key, text) SELECT key, text FROM other.texts", nullptr, nullptr, &error);
+    const std::string why = error ? error : "";
+    sqlite3_free(error);
+    sqlite3_exec(db_, "DETACH DATABASE other", nullptr, nullptr, nullptr);
+    if (copied != SQLITE_OK) throw std::runtime_error("text cache " + path + ": " + why);
+    sqlite3_stmt *count = nullptr;
+    sqlite3_prepare_v2(db_, "SELECT COUNT(*) FROM texts", -1, &count, nullptr);
+    const long long rows = sqlite3_step(count) == SQLITE_ROW ? sqlite3_column_int64(count, 0) : 0;
+    sqlite3_finalize(count);
+    return rows;
+}
+
 std::vector<std::string> TextCache::texts(const std::vector<std::pair<std::string, nlohmann::json>> &states, int threads,
                                           const std::function<void(size_t, size_t)> &progress) {
     std::vector<std::string> out(states.size());

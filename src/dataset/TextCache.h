@@ -26,6 +26,10 @@ public:
     std::vector<std::string> texts(const std::vector<std::pair<std::string, nlohmann::json>> &states, int threads,
                                    const std::function<void(size_t, size_t)> &progress = {});
 
+    /// Copies in every text of another cache file (e.g. a transition corpus's texts.db) not here yet;
+    /// returns how many rows it now holds. Throws std::runtime_error naming the file.
+    long long import_from(const std::string &path);
+
 private:
     sqlite3 *db_ = nullptr;
 };

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <random>
 #include <set>
 #include <stdexcept>
 
@@ -65,6 +67,38 @@ std::set<std::string> finished_workloads(const std::string &path, TransitionCorp
 }
 
 }  // namespace
+
+std::vector<DatasetWorkload> corpus_workloads(const std::string &dir, int max_trajectories, uint64_t seed) {
+    const std::string path = dir + "/trajectories.jsonl";
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("no transition corpus in " + dir + " (" + path + ")");
+    std::vector<std::pair<std::string, nlohmann::json>> all;  // (spec, actions) of the train split
+    std::string line;
+    while (std::getline(in, line)) {
+        const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+        if (j.is_discarded() || !j.is_object() || !j.contains("trajectories")) break;  // a torn last line
+        if (j.value("split", "") != "train") continue;
+        for (const nlohmann::json &t : j["trajectories"]) all.emplace_back(j["spec"].get<std::string>(), t);
+    }
+    if (max_trajectories > 0 && int(all.size()) > max_trajectories) {
+        std::mt19937_64 rng(seed);
+        std::shuffle(all.begin(), all.end(), rng);
+        all.resize(size_t(max_trajectories));
+    }
+    std::map<std::string, DatasetWorkload> by_spec;
+    for (auto &[spec, actions] : all) {
+        DatasetWorkload &w = by_spec[spec];
+        w.spec = spec;
+        w.split = SplitKind::Train;
+        w.machine = kUnmeasuredMachine;
+        DatasetTrajectory t;
+        t.actions = std::move(actions);
+        w.trajectories.push_back(std::move(t));
+    }
+    std::vector<DatasetWorkload> out;
+    for (auto &entry : by_spec) out.push_back(std::move(entry.second));
+    return out;
+}
 
 TransitionCorpusReport generate_transition_corpus(const std::string &dir, const TransitionCorpusParams &p,
                                                   const std::function<void(const std::string &)> &log) {

@@ -18,9 +18,12 @@
 // A killed run loses at most the workload it was on; its next run resumes after the last complete line.
 #pragma once
 
+#include "dataset/DatasetFile.h"
+
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace worldtune {
 
@@ -43,6 +46,11 @@ struct TransitionCorpusReport {
     double seconds = 0;            ///< this run
     bool complete = false;         ///< every workload of the list is in the folder
 };
+
+/// The train-split trajectories of a corpus folder as dataset workloads with no measurement (machine -1,
+/// latency 0), at most `max_trajectories` of them (0: all; a seeded sample otherwise). For training the
+/// transition's state matching (DatasetFile.h: kUnmeasuredMachine).
+std::vector<DatasetWorkload> corpus_workloads(const std::string &dir, int max_trajectories, uint64_t seed);
 
 /// Generates (or resumes) the corpus in `dir`. Throws std::runtime_error with one line for a folder made
 /// with other parameters or a file that cannot be written.

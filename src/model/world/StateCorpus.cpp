@@ -27,12 +27,16 @@ StateCorpus build_state_corpus(const Dataset &dataset, const CorpusOptions &opti
     auto wanted = [&](SplitKind s) { return std::find(options.splits.begin(), options.splits.end(), s) != options.splits.end(); };
 
     // Candidates for intermediate states: every successful trajectory of the wanted splits.
-    std::vector<std::pair<int, int>> successful;
+    std::vector<std::pair<int, int>> successful, unmeasured;
     for (size_t w = 0; w < dataset.workloads.size(); w++) {
         const DatasetWorkload &wl = dataset.workloads[w];
         corpus.initial[int(w)] = int(corpus.keys.size());
         corpus.keys.push_back({int(w), -1, 0});
         if (!wanted(wl.split)) continue;
+        if (!wl.measured()) {  // a transition corpus's trajectories: every state, outside the sample below
+            for (size_t t = 0; t < wl.trajectories.size(); t++) unmeasured.emplace_back(int(w), int(t));
+            continue;
+        }
         std::vector<int> ok;
         for (size_t t = 0; t < wl.trajectories.size(); t++)
             if (wl.trajectories[t].error == ErrorKind::None) ok.push_back(int(t));
@@ -48,6 +52,9 @@ StateCorpus build_state_corpus(const Dataset &dataset, const CorpusOptions &opti
     std::shuffle(order.begin(), order.end(), rng);
     std::vector<bool> with_intermediates(successful.size(), false);
     for (size_t i = 0; i < order.size() && int(i) < options.intermediate_trajectories; i++) with_intermediates[order[i]] = true;
+    const size_t measured = successful.size();
+    successful.insert(successful.end(), unmeasured.begin(), unmeasured.end());
+    with_intermediates.resize(successful.size(), true);
 
     for (size_t i = 0; i < successful.size(); i++) {
         const auto [w, t] = successful[i];
@@ -66,8 +73,9 @@ StateCorpus build_state_corpus(const Dataset &dataset, const CorpusOptions &opti
     states.reserve(corpus.keys.size());
     for (const StateKey &k : corpus.keys) states.emplace_back(dataset.workloads[size_t(k.workload)].spec, prefix_actions(dataset, k));
     log("states: " + std::to_string(corpus.keys.size()) + " (" + std::to_string(dataset.workloads.size()) + " initial, " +
-        std::to_string(successful.size()) + " trajectories, " + std::to_string(std::min<size_t>(successful.size(), size_t(std::max(0, options.intermediate_trajectories)))) +
-        " with every intermediate state)");
+        std::to_string(measured) + " measured trajectories, " +
+        std::to_string(std::min<size_t>(measured, size_t(std::max(0, options.intermediate_trajectories)))) +
+        " with every intermediate state; " + std::to_string(unmeasured.size()) + " unmeasured corpus trajectories, all with every state)");
     size_t last_report = 0;
     corpus.texts = cache.texts(states, options.threads, [&](size_t done, size_t total) {
         if (done == total || done >= last_report + 5000) {

@@ -1,6 +1,7 @@
 #include "model/world/Training.h"
 
 #include "dataset/DatasetFile.h"
+#include "dataset/TransitionCorpus.h"
 #include "measure/Timing.h"
 #include "model/ScheduleFeatures.h"
 #include "model/world/EncodingCache.h"
@@ -306,7 +307,7 @@ void stage_ranker(Context &c) {
         std::vector<float> zt;
         for (const auto &[w, list] : by_workload) {
             const DatasetWorkload &wl = c.dataset.workloads[size_t(w)];
-            if (wl.split == SplitKind::Test || list.size() < 2) continue;
+            if (wl.split == SplitKind::Test || list.size() < 2 || !wl.measured()) continue;
             const std::vector<float> &z0 = z[size_t(c.corpus.initial.at(w))];
             std::vector<std::vector<float>> rows;
             std::vector<double> latencies;
@@ -393,6 +394,18 @@ void train_world_model(const TrainOptions &options, const Log &log) {
     }
     c.stages = read_json_or(c.cached("stages.json"), nlohmann::json::object());
     c.dataset = load_datasets(options.datasets);
+    if (!options.corpus.empty()) {
+        std::vector<DatasetWorkload> extra = corpus_workloads(options.corpus, c.config.corpus_trajectories, c.config.seed);
+        size_t trajectories = 0;
+        for (DatasetWorkload &w : extra) {
+            trajectories += w.trajectories.size();
+            c.dataset.workloads.push_back(std::move(w));
+        }
+        TextCache cache(c.cached("texts.db"));
+        cache.import_from(options.corpus + "/texts.db");
+        log("transition corpus " + options.corpus + ": " + std::to_string(trajectories) + " unmeasured train-split trajectories of " +
+            std::to_string(extra.size()) + " workloads (their lowered states imported)");
+    }
     log("datasets " + nlohmann::json(dataset_names(options.datasets)).dump() + ": " + std::to_string(c.dataset.machines.size()) +
         " machine(s), " + std::to_string(c.dataset.workloads.size()) + " workloads, " +
         std::to_string(c.dataset.trajectory_count()) + " trajectories");

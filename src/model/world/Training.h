@@ -22,6 +22,8 @@ const std::vector<std::string> &training_stages();
 
 struct TrainOptions {
     std::vector<std::string> datasets;  ///< dataset files (DatasetFile.h), one per machine (load_datasets)
+    std::string corpus;                 ///< a transition corpus folder (TransitionCorpus.h) or "": its
+                                        ///< train-split trajectories join the transition's state matching
     std::string out;              ///< bundle directory
     std::string stage = "all";    ///< one of training_stages(), or "all"
     bool restart = false;         ///< redo the chosen stage(s) even if their output exists

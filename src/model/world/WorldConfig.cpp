@@ -46,6 +46,7 @@ void for_each_field(Config &c, Visit &&visit) {
     visit("perf_weight", c.perf_weight);
     visit("transition_per_workload", c.transition_per_workload);
     visit("intermediate_trajectories", c.intermediate_trajectories);
+    visit("corpus_trajectories", c.corpus_trajectories);
     visit("finals_per_workload", c.finals_per_workload);
     visit("checkpoint_every", c.checkpoint_every);
     visit("ranker_objective", c.ranker_objective);

@@ -63,7 +63,9 @@ struct WorldConfig {
     int perf_hidden = 64;          ///< hidden width of the probe
     double perf_weight = 2.0;      ///< weight of its ranking term in the transition loss (0: off)
     int transition_per_workload = 16; ///< trajectories of one workload kept together in a batch
-    int intermediate_trajectories = 2000;  ///< trajectories whose every intermediate state is encoded
+    int intermediate_trajectories = 2000;  ///< measured trajectories whose every intermediate state is encoded
+    int corpus_trajectories = 0;   ///< with `train --corpus DIR`: its train-split trajectories used, each with
+                                   ///< every state (0: all; encoding them is the stage's main cost)
     int finals_per_workload = 0;   ///< successful trajectories per workload whose final state is encoded (0: all)
     int checkpoint_every = 200;    ///< steps between checkpoints of the encoder stages
 

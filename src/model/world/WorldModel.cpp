@@ -9,7 +9,9 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <limits>
+#include <thread>
 
 namespace worldtune {
 
@@ -41,6 +43,8 @@ WorldVariant world_variant_from_ranker(const std::string &ranker) {
 
 namespace {
 
+constexpr size_t kParallelRowsFrom = 256;  ///< batches this large build their rows on every thread
+
 int state_dim_of(WorldVariant v, int d_model) { return ranker_state_dim(world_variant_ranker(v), d_model); }
 
 }  // namespace
@@ -55,7 +59,9 @@ WorldModel::WorldModel(const std::string &bundle_dir, WorldVariant variant, int 
         c.threads = threads;
         encoder_ = std::make_unique<EncoderTrainer>(c, bundle_.tokenizer.vocab_size());
         encoder_->load(bundle_.path("encoder.pt"));
-        rollout_ = std::make_unique<Rollout>(RolloutTables::load(bundle_.path("transition.bin")), bundle_.tokenizer);
+        const RolloutTables tables = RolloutTables::load(bundle_.path("transition.bin"));
+        rollout_ = std::make_unique<Rollout>(tables, bundle_.tokenizer);
+        for (int t = 1; t < threads; t++) rollouts_.push_back(std::make_unique<Rollout>(tables, bundle_.tokenizer));
         ranker_ = Ranker::load(bundle_.path(std::string("ranker_") + world_variant_ranker(variant) + ".ubj"),
                                world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model),
                                bundle_.config.ranker_schedule_stats);
@@ -150,23 +156,38 @@ std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candi
         }
         finals = encode_texts(texts);
     }
-    std::vector<float> z, parallelism;
-    std::vector<ActionContext> contexts;
-    for (size_t i = 0; i < candidates.size(); i++) {
-        parallelism.clear();
-        read_schedule(stages_->funcs, candidates[i], stages_->flops, contexts, parallelism);
-        switch (variant_) {
-        case WorldVariant::World:
-            rollout_->features(z0_, candidates[i], contexts, z);
-            rows.insert(rows.end(), z.begin(), z.end());
-            break;
-        case WorldVariant::Initial: rows.insert(rows.end(), z0_.begin(), z0_.end()); break;
-        case WorldVariant::Final: rows.insert(rows.end(), finals[i].begin(), finals[i].end()); break;
-        case WorldVariant::Actions: break;
+    // Rows are independent: large batches are split over the model's threads, one rollout (with its own
+    // action cache) per thread.
+    const size_t width = size_t(row_width()), n = candidates.size();
+    rows.assign(n * width, 0.0f);
+    auto build = [&](size_t begin, size_t end, Rollout &rollout) {
+        std::vector<float> z, parallelism, row;
+        std::vector<ActionContext> contexts;
+        for (size_t i = begin; i < end; i++) {
+            parallelism.clear();
+            row.clear();
+            read_schedule(stages_->funcs, candidates[i], stages_->flops, contexts, parallelism);
+            switch (variant_) {
+            case WorldVariant::World:
+                rollout.features(z0_, candidates[i], contexts, z);
+                row.insert(row.end(), z.begin(), z.end());
+                break;
+            case WorldVariant::Initial: row.insert(row.end(), z0_.begin(), z0_.end()); break;
+            case WorldVariant::Final: row.insert(row.end(), finals[i].begin(), finals[i].end()); break;
+            case WorldVariant::Actions: break;
+            }
+            append_candidate_features(candidates[i], contexts, parallelism, hardware_, bundle_.config.ranker_schedule_stats, row);
+            if (!bundle_.config.ranker_schedule_stats) row.insert(row.end(), parallelism.begin(), parallelism.end());
+            std::copy(row.begin(), row.end(), rows.begin() + long(i * width));
         }
-        append_candidate_features(candidates[i], contexts, parallelism, hardware_, bundle_.config.ranker_schedule_stats, rows);
-        if (!bundle_.config.ranker_schedule_stats) rows.insert(rows.end(), parallelism.begin(), parallelism.end());
-    }
+    };
+    const size_t workers = n >= kParallelRowsFrom ? std::min<size_t>(rollouts_.size() + 1, size_t(std::max(1, threads_))) : 1;
+    std::vector<std::thread> pool;
+    const size_t chunk = (n + workers - 1) / workers;
+    for (size_t t = 1; t < workers; t++)
+        pool.emplace_back(build, std::min(n, t * chunk), std::min(n, (t + 1) * chunk), std::ref(*rollouts_[t - 1]));
+    build(0, std::min(n, chunk), *rollout_);
+    for (std::thread &t : pool) t.join();
     return rows;
 }
 

@@ -82,6 +82,7 @@ private:
     int threads_;
     std::unique_ptr<EncoderTrainer> encoder_;
     std::unique_ptr<Rollout> rollout_;
+    std::vector<std::unique_ptr<Rollout>> rollouts_;  ///< one more per extra thread (Rollout caches per instance)
     Ranker ranker_;
     Ranker calibration_;       ///< this machine's correction on top of ranker_ (Calibration.h)
     bool calibrated_ = false;
