@@ -630,6 +630,27 @@ TEST(WorldModel, BenchWritesTheReportAndPlots) {
     EXPECT_NE(text.find("| static | 1 | 8 | "), std::string::npos) << text;
     EXPECT_NE(text.find("| world | 1 | 4 | "), std::string::npos) << text;
 
+    // A database holding another machine's records is refused, not resumed from.
+    const std::string exported = temp_path("bench_records.jsonl"), foreign = temp_path("bench_foreign.jsonl");
+    const std::string foreign_db = temp_path("bench_foreign.db");
+    std::remove(foreign_db.c_str());
+    ASSERT_EQ(test::run_worldtune("records export --db " + db + " --out " + exported, text), 0) << text;
+    {
+        std::ifstream in(exported);
+        std::ofstream outf(foreign);
+        const std::string here = "\"cpu_model\":" + hardware_json()["cpu_model"].dump();
+        for (std::string line; std::getline(in, line);) {
+            const size_t at = line.find(here);
+            ASSERT_NE(at, std::string::npos) << line;
+            outf << line.replace(at, here.size(), "\"cpu_model\":\"Imaginary CPU\"") << "\n";
+        }
+    }
+    ASSERT_EQ(test::run_worldtune("records import " + foreign + " --db " + foreign_db, text), 0) << text;
+    std::string foreign_first = first;
+    foreign_first.replace(foreign_first.find(db), db.size(), foreign_db);
+    EXPECT_EQ(test::run_worldtune(foreign_first, text), 1) << text;
+    EXPECT_NE(text.find("another machine (Imaginary CPU)"), std::string::npos) << text;
+
     // The ablations run on the first --ablation-count workloads only; the others show "–", not an error.
     const std::string subset = "bench --dataset " + tiny_dataset() + " --bundle " + dir + " --db " + temp_path("bench_subset.db") +
                                " --out " + out + " --threads 1 --repeats 1 --min-time 0 --peers none --seeds 1 --rounds 1";

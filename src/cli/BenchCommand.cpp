@@ -43,6 +43,19 @@ namespace worldtune::cli {
 
 namespace {
 
+/// A bench resumes from its database, so records measured on another machine type would be mixed into
+/// this machine's runs and comparisons: refuse them (one line naming both machines).
+void refuse_other_machines(const RecordStore &store) {
+    std::string other;
+    store.for_each([&](const Record &r) {
+        if (other.empty() && !same_machine(r.result.hardware, hardware_json()))
+            other = r.result.hardware.is_object() ? r.result.hardware.value("cpu_model", std::string("unknown")) : "unknown";
+    });
+    if (!other.empty())
+        throw CommandError(store.path() + " holds records measured on another machine (" + other + "); this one is " +
+                           hardware_json().value("cpu_model", std::string("unknown")) + ": use another --db");
+}
+
 struct BenchOptions {
     std::string dataset, out = "results", db = "bench.db", bundle, peers, list;
     std::vector<std::string> specs;
@@ -208,6 +221,7 @@ void add_bench_command(CLI::App &app) {
 
         std::filesystem::create_directories(o->out);
         RecordStore store(o->db);
+        refuse_other_machines(store);
         CostModelParams model_params;
         model_params.world_bundle = o->bundle;
         const BaselineParams bp = peer_params(o->measure, o->peer_timeout);

@@ -159,4 +159,11 @@ std::string hardware_summary() {
     return out.str();
 }
 
+bool same_machine(const nlohmann::json &a, const nlohmann::json &b) {
+    if (!a.is_object() || !b.is_object()) return false;
+    for (const char *key : {"cpu_model", "logical_cores", "isa", "cache", "halide_target"})
+        if (a.value(key, nlohmann::json()) != b.value(key, nlohmann::json())) return false;
+    return true;
+}
+
 }  // namespace worldtune

@@ -18,6 +18,10 @@ const nlohmann::json &hardware_json();
 /// One line: "AMD EPYC, 2 cores, avx512f, L1d 32K L2 1M L3 32M, 23.5 GiB, x86-64-linux-avx-avx2-...".
 std::string hardware_summary();
 
+/// Whether two hardware_json() descriptions name the same machine type (CPU model, cores, ISA, caches,
+/// Halide target; not the kernel or memory size). Timings are compared only within one machine type.
+bool same_machine(const nlohmann::json &a, const nlohmann::json &b);
+
 /// The Halide host target as Halide prints it ("x86-64-linux-avx-avx2-f16c-fma-sse41").
 std::string host_target_string();
 

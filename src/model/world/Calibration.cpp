@@ -61,13 +61,6 @@ RankingMetrics held_out_metrics(const Ranker &ranker, const VariantRows &v) {
 
 }  // namespace
 
-bool same_machine(const nlohmann::json &a, const nlohmann::json &b) {
-    if (!a.is_object() || !b.is_object()) return false;
-    for (const char *key : {"cpu_model", "logical_cores", "isa", "cache", "halide_target"})
-        if (a.value(key, nlohmann::json()) != b.value(key, nlohmann::json())) return false;
-    return true;
-}
-
 std::string calibration_summary(const std::string &bundle_dir) {
     const nlohmann::json about = read_json_or(bundle_dir + "/calibration.json", nullptr);
     const nlohmann::json manifest = read_json_or(bundle_dir + "/manifest.json", nullptr);

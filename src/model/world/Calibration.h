@@ -65,10 +65,6 @@ struct CalibrationReport {
     std::vector<CalibratedVariant> variants;
 };
 
-/// Whether two hardware_json() descriptions name the same machine type (CPU model, cores, ISA, caches,
-/// Halide target; not the kernel or memory size).
-bool same_machine(const nlohmann::json &a, const nlohmann::json &b);
-
 /// One sentence on whether the bundle is calibrated to this machine, and on how many records.
 std::string calibration_summary(const std::string &bundle_dir);
 
