@@ -27,9 +27,11 @@ struct EvalOptions {
     std::vector<std::string> train_datasets;  ///< what the static model trains on (train split; default: `dataset`)
     std::string split = "test";         ///< the split evaluated: "test" for claims, "val" to choose settings
     bool quick = false;                 ///< only the rankers over rollouts, E(s_0) and actions, and random:
-                                        ///< no static model, no E(s_T) encoding, no noise or throughput
+                                        ///< no static model, no E(s_T) encoding, no noise; the world model's
+                                        ///< throughput only
     int static_per_workload = 0;        ///< train trajectories per workload for the static model (0: all)
-    int throughput_candidates = 512;    ///< population scored in the throughput comparison
+    int throughput_candidates = 4096;   ///< population scored in the throughput comparison (a search's
+                                        ///< generations of 2,048 are scored in one call)
     uint64_t seed = 1;
     int threads = 2;
 };
@@ -47,8 +49,10 @@ struct NoiseReport {
 struct ThroughputReport {
     std::string spec;
     int candidates = 0;
-    double world_per_second = 0;
-    double static_per_second = 0;
+    double world_per_second = 0;        ///< first scoring of the population (actions not seen before)
+    double world_warm_per_second = 0;   ///< the same population scored again (actions cached, as in a
+                                        ///< search's later generations)
+    double static_per_second = 0;       ///< 0: not measured (--quick)
 };
 
 struct EvalReport {

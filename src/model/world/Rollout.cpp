@@ -42,14 +42,35 @@ inline float fast_tanh(float x) {
     return std::min(std::max(num / den, -1.0f), 1.0f);
 }
 
-/// y = W x + b for W [out, in].
-void affine(const std::vector<float> &W, const std::vector<float> &b, const float *x, int in, int out, float *y) {
-    for (int o = 0; o < out; o++) {
-        const float *row = &W[size_t(o) * size_t(in)];
-        float s = b.empty() ? 0.0f : b[size_t(o)];
-        for (int i = 0; i < in; i++) s += row[i] * x[i];
-        y[o] = s;
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define WORLDTUNE_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define WORLDTUNE_VECTOR_CLONES
+#endif
+
+/// y = W x + b with W stored transposed, Wt [in, out]: the inner loop runs over outputs, so it vectorizes
+/// without reordering a sum (a dot product per output would not). b may be null.
+WORLDTUNE_VECTOR_CLONES
+void affine_t(const float *__restrict Wt, const float *__restrict b, const float *__restrict x, int in, int out, float *__restrict y) {
+    for (int o = 0; o < out; o++) y[o] = b ? b[o] : 0.0f;
+    for (int i = 0; i < in; i++) {
+        const float xi = x[i];
+        const float *__restrict col = Wt + size_t(i) * size_t(out);
+        for (int o = 0; o < out; o++) y[o] += col[o] * xi;
     }
+}
+
+/// a . b in 16 partial sums, so the loop vectorizes.
+WORLDTUNE_VECTOR_CLONES
+float dot(const float *__restrict a, const float *__restrict b, int n) {
+    float part[16] = {};
+    int i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int k = 0; k < 16; k++) part[k] += a[i + k] * b[i + k];
+    float sum = 0;
+    for (int k = 0; k < 16; k++) sum += part[k];
+    for (; i < n; i++) sum += a[i] * b[i];
+    return sum;
 }
 
 /// The [rows, cols] matrix transposed to [cols, rows].
@@ -141,7 +162,16 @@ Rollout::Rollout(RolloutTables tables, const Tokenizer &tokenizer) : tables_(std
     w_.resize(size_t(D));
     g_.resize(size_t(D));
     d_.resize(size_t(D));
+    const int A = tables_.action_dim, H = tables_.action_hidden, P = tables_.perf_hidden;
+    t_.context = transposed(tables_.context_w, A, kActionContextFeatures);
+    t_.hidden = transposed(tables_.hidden_w, H, A);
+    t_.w = transposed(tables_.w_w, D, H);
+    t_.d = transposed(tables_.d_w, D, H);
+    t_.g = transposed(tables_.g_w, D, H);
+    t_.perf = transposed(tables_.perf_hidden_w, P, D);
     if (R > 0) {
+        t_.state_h = transposed(tables_.state_h_w, R, H);
+        t_.state_z = transposed(tables_.state_z_w, R, D);
         state_w_t_ = transposed(tables_.state_w_w, D, R);
         state_d_t_ = transposed(tables_.state_d_w, D, R);
         state_g_t_ = transposed(tables_.state_g_w, D, R);
@@ -167,20 +197,20 @@ const Rollout::Params &Rollout::params_of(const Action &action, const ActionCont
     // The context's projection (its bias is added for a zero context too, as torch does).
     const ActionContext zero{};
     std::vector<float> ctx(static_cast<size_t>(A));
-    affine(tables_.context_w, tables_.context_b, with_context ? context->data() : zero.data(), kActionContextFeatures, A, ctx.data());
+    affine_t(t_.context.data(), tables_.context_b.data(), with_context ? context->data() : zero.data(), kActionContextFeatures, A, ctx.data());
     for (int i = 0; i < A; i++) e_[size_t(i)] += ctx[size_t(i)];
-    affine(tables_.hidden_w, tables_.hidden_b, e_.data(), A, H, h_.data());
+    affine_t(t_.hidden.data(), tables_.hidden_b.data(), e_.data(), A, H, h_.data());
     for (float &v : h_) v = gelu(v);
     Params p;
     p.w.resize(size_t(D));
     p.d.resize(size_t(D));
     p.g.resize(size_t(D));
-    affine(tables_.w_w, tables_.w_b, h_.data(), H, D, p.w.data());
-    affine(tables_.d_w, tables_.d_b, h_.data(), H, D, p.d.data());
-    affine(tables_.g_w, tables_.g_b, h_.data(), H, D, p.g.data());
+    affine_t(t_.w.data(), tables_.w_b.data(), h_.data(), H, D, p.w.data());
+    affine_t(t_.d.data(), tables_.d_b.data(), h_.data(), H, D, p.d.data());
+    affine_t(t_.g.data(), tables_.g_b.data(), h_.data(), H, D, p.g.data());
     if (R > 0) {
         p.u.resize(size_t(R));
-        affine(tables_.state_h_w, tables_.state_h_b, h_.data(), H, R, p.u.data());
+        affine_t(t_.state_h.data(), tables_.state_h_b.data(), h_.data(), H, R, p.u.data());
     } else {
         float norm = 0;
         for (float v : p.w) norm += v * v;
@@ -193,19 +223,13 @@ const Rollout::Params &Rollout::params_of(const Action &action, const ActionCont
 
 namespace {
 
-/// The state-reading part of a step, on raw arrays (compiled for AVX-512, AVX2 and plain x86-64, picked at
-/// load time): s = tanh(S_z z + u); w += C_w^T s, d += C_d^T s, g += C_g^T s; then w normalized and g gated.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx512f", "avx2", "default")))
-#endif
-void state_correction(const float *Sz, const float *u, const float *Cw, const float *Cd, const float *Cg, const float *z, int R, int D,
+/// The state-reading part of a step: s = tanh(S_z z + u) (S_z given transposed, [D, R]); w += C_w^T s,
+/// d += C_d^T s, g += C_g^T s (the C given as [R, D]); then w normalized and g gated.
+WORLDTUNE_VECTOR_CLONES
+void state_correction(const float *SzT, const float *u, const float *Cw, const float *Cd, const float *Cg, const float *z, int R, int D,
                       float residual_scale, float *s, float *w, float *d, float *g) {
-    for (int j = 0; j < R; j++) {
-        const float *row = Sz + size_t(j) * size_t(D);
-        float acc = 0;
-        for (int i = 0; i < D; i++) acc += row[i] * z[i];
-        s[j] = fast_tanh(acc + u[j]);
-    }
+    affine_t(SzT, u, z, D, R, s);
+    for (int j = 0; j < R; j++) s[j] = fast_tanh(s[j]);
     for (int j = 0; j < R; j++) {
         const float sj = s[j];
         const float *cw = Cw + size_t(j) * size_t(D), *cd = Cd + size_t(j) * size_t(D), *cg = Cg + size_t(j) * size_t(D);
@@ -215,9 +239,7 @@ void state_correction(const float *Sz, const float *u, const float *Cw, const fl
             g[i] += sj * cg[i];
         }
     }
-    float norm = 0;
-    for (int i = 0; i < D; i++) norm += w[i] * w[i];
-    const float inv = 1.0f / std::max(std::sqrt(norm), 1e-12f);
+    const float inv = 1.0f / std::max(std::sqrt(dot(w, w, D)), 1e-12f);
     for (int i = 0; i < D; i++) {
         w[i] *= inv;
         g[i] = residual_scale * fast_tanh(g[i]);
@@ -225,13 +247,10 @@ void state_correction(const float *Sz, const float *u, const float *Cw, const fl
 }
 
 /// z <- (1 + g) * (z - (w . z) w) + d.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx512f", "avx2", "default")))
-#endif
+WORLDTUNE_VECTOR_CLONES
 void transh_step(const float *w, const float *d, const float *g, int D, float *z) {
-    float dot = 0;
-    for (int i = 0; i < D; i++) dot += w[i] * z[i];
-    for (int i = 0; i < D; i++) z[i] = (1.0f + g[i]) * (z[i] - dot * w[i]) + d[i];
+    const float wz = dot(w, z, D);
+    for (int i = 0; i < D; i++) z[i] = (1.0f + g[i]) * (z[i] - wz * w[i]) + d[i];
 }
 
 }  // namespace
@@ -242,7 +261,7 @@ void Rollout::step(const Params &p, std::vector<float> &z) {
     std::copy(p.w.begin(), p.w.end(), w_.begin());
     std::copy(p.d.begin(), p.d.end(), d_.begin());
     std::copy(p.g.begin(), p.g.end(), g_.begin());
-    state_correction(tables_.state_z_w.data(), p.u.data(), state_w_t_.data(), state_d_t_.data(), state_g_t_.data(), z.data(), R, D,
+    state_correction(t_.state_z.data(), p.u.data(), state_w_t_.data(), state_d_t_.data(), state_g_t_.data(), z.data(), R, D,
                      tables_.residual_scale, s_.data(), w_.data(), d_.data(), g_.data());
     transh_step(w_.data(), d_.data(), g_.data(), D, z.data());
 }
@@ -254,10 +273,10 @@ void Rollout::run(const std::vector<float> &z0, const ActionList &actions, const
 }
 
 float Rollout::probe(const std::vector<float> &z) {
-    affine(tables_.perf_hidden_w, tables_.perf_hidden_b, z.data(), tables_.d_model, tables_.perf_hidden, p_.data());
+    affine_t(t_.perf.data(), tables_.perf_hidden_b.data(), z.data(), tables_.d_model, tables_.perf_hidden, p_.data());
     for (float &v : p_) v = gelu(v);
     float score = 0;
-    affine(tables_.perf_out_w, tables_.perf_out_b, p_.data(), tables_.perf_hidden, 1, &score);
+    score = tables_.perf_out_b[0] + dot(tables_.perf_out_w.data(), p_.data(), tables_.perf_hidden);
     return score;
 }
 

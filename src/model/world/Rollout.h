@@ -73,6 +73,10 @@ private:
 
     RolloutTables tables_;
     const Tokenizer &tokenizer_;
+    /// Weights stored [in, out] for the vectorized affine maps (Rollout.cpp: affine_t).
+    struct TransposedWeights {
+        std::vector<float> context, hidden, w, d, g, state_h, state_z, perf;
+    } t_;
     std::vector<float> state_w_t_, state_d_t_, state_g_t_;  ///< the C matrices transposed: [R, D]
     std::unordered_map<uint64_t, Params> cache_;  ///< by action_hash and context
     std::vector<float> e_, h_, p_, s_, w_, g_, d_;  ///< scratch
