@@ -344,18 +344,22 @@ std::string eval_markdown(const EvalReport &r, const EvalOptions &o, const std::
         out << "\nProduced by `" << command << "` in " << int(r.seconds) << " s on " << hardware_summary() << ".\n";
         return out.str();
     }
-    out << "\nDivisibility noise: " << r.noise.pairs << " workload pairs differ only by one unit in one size. Mean latent distance ";
-    std::snprintf(buf, sizeof buf, "within a pair %.3f; between different workloads of the same op kind %.3f (ratio %.2f).\n",
-                  r.noise.pair_distance, r.noise.same_op_distance,
-                  r.noise.same_op_distance > 0 ? r.noise.pair_distance / r.noise.same_op_distance : 0.0);
-    out << buf;
-    for (const std::string &e : r.noise.examples) out << "- " << e << "\n";
-    std::snprintf(buf, sizeof buf,
-                  "\nThe same schedules applied to both workloads of a pair (%d states; a non-dividing split adds boundary code "
-                  "to one text): mean distance %.3f, against %.3f for the same schedules on other workloads of the op (ratio %.2f).\n",
-                  r.noise.scheduled_pairs, r.noise.scheduled_pair_distance, r.noise.scheduled_other_distance,
-                  r.noise.scheduled_other_distance > 0 ? r.noise.scheduled_pair_distance / r.noise.scheduled_other_distance : 0.0);
-    out << buf;
+    if (r.noise.pairs == 0) {
+        out << "\nDivisibility noise: no workload pair of this file differs by one unit in one size.\n";
+    } else {
+        out << "\nDivisibility noise: " << r.noise.pairs << " workload pairs differ only by one unit in one size. Mean latent distance ";
+        std::snprintf(buf, sizeof buf, "within a pair %.3f; between different workloads of the same op kind %.3f (ratio %.2f).\n",
+                      r.noise.pair_distance, r.noise.same_op_distance,
+                      r.noise.same_op_distance > 0 ? r.noise.pair_distance / r.noise.same_op_distance : 0.0);
+        out << buf;
+        for (const std::string &e : r.noise.examples) out << "- " << e << "\n";
+        std::snprintf(buf, sizeof buf,
+                      "\nThe same schedules applied to both workloads of a pair (%d states; a non-dividing split adds boundary code "
+                      "to one text): mean distance %.3f, against %.3f for the same schedules on other workloads of the op (ratio %.2f).\n",
+                      r.noise.scheduled_pairs, r.noise.scheduled_pair_distance, r.noise.scheduled_other_distance,
+                      r.noise.scheduled_other_distance > 0 ? r.noise.scheduled_pair_distance / r.noise.scheduled_other_distance : 0.0);
+        out << buf;
+    }
     out << throughput_markdown(r.throughput, o.threads);
     out << "\nProduced by `" << command << "` in " << int(r.seconds) << " s on " << hardware_summary() << ".\n";
     return out.str();
