@@ -14,6 +14,7 @@ packages=(
   libopenblas-dev libdnnl-dev       # baselines
   ocl-icd-opencl-dev                # oneDNN's CMake package looks for OpenCL (a recommends, so named here)
   gnuplot-nox                       # plots in reports
+  python3                           # scripts: the house check (a test), summaries of runs
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -2,12 +2,12 @@
 // ranking from measured results, refuses invalid states, saves and loads; the factory knows every model.
 #include "lower/StateText.h"
 #include "model/BlendModel.h"
-#include "model/CostModel.h"
-#include "model/RankingMetrics.h"
-#include "model/ScheduleFeatures.h"
-#include "model/StaticFeatures.h"
+#include "model/ModelFactory.h"
+#include "common/RankingMetrics.h"
+#include "features/ScheduleFeatures.h"
+#include "features/StaticFeatures.h"
 #include "model/StaticModel.h"
-#include "model/world/WorldBundle.h"
+#include "world/WorldBundle.h"
 #include "schedule/Apply.h"
 #include "search/SketchSampler.h"
 

@@ -172,13 +172,34 @@ TEST(Search, TaskSchedulerWarmsUpThenFollowsTheGradient) {
     SchedulerParams params;
     params.trials_per_round = 10;
     TaskScheduler scheduler(tasks, params, [](const WorkloadSpec &) { return std::unique_ptr<Tuner>(); });
-    EXPECT_EQ(scheduler.pick_task(), 0u);
-    scheduler.resume(0, 10, 1e-3);
-    EXPECT_EQ(scheduler.pick_task(), 1u) << "warm-up: every task gets a round first";
+    EXPECT_EQ(scheduler.pick_task(), 1u) << "warm-up: largest expected cost (count x FLOPs) first";
     scheduler.resume(1, 10, 1e-3);
+    EXPECT_EQ(scheduler.pick_task(), 0u) << "warm-up: every task gets a round first";
+    scheduler.resume(0, 10, 1e-3);
+    EXPECT_EQ(scheduler.missing_tasks(), (std::vector<size_t>{2}));
     scheduler.resume(2, 10, 1e-3);
+    EXPECT_TRUE(scheduler.missing_tasks().empty());
     EXPECT_EQ(scheduler.pick_task(), 1u) << "same latency and trials: the task that occurs 10x wins";
     EXPECT_DOUBLE_EQ(scheduler.estimated_latency(), 12e-3);
+}
+
+TEST(Search, TaskSchedulerShrinksTheWarmUpToReachEveryTask) {
+    std::vector<PresetEntry> tasks = {{"matmul:M=8,N=8,K=8", 1}, {"matmul:M=16,N=16,K=16", 1}, {"softmax:M=4,N=4", 1}};
+    SchedulerParams params;
+    params.trials_per_round = 16;
+    params.total_trials = 6;
+    TaskScheduler small(tasks, params, [](const WorkloadSpec &) { return std::unique_ptr<Tuner>(); });
+    EXPECT_EQ(small.round_trials(small.pick_task()), 2) << "6 trials over 3 tasks to warm up: rounds of 2";
+    params.total_trials = 2;
+    TaskScheduler tiny(tasks, params, [](const WorkloadSpec &) { return std::unique_ptr<Tuner>(); });
+    EXPECT_EQ(tiny.round_trials(tiny.pick_task()), 1) << "fewer trials than tasks: one each, largest cost first";
+    params.total_trials = 1000;
+    TaskScheduler large(tasks, params, [](const WorkloadSpec &) { return std::unique_ptr<Tuner>(); });
+    EXPECT_EQ(large.round_trials(large.pick_task()), 16) << "a large budget keeps full rounds";
+    large.resume(1, 16, 1e-3);
+    large.resume(0, 16, 1e-3);
+    large.resume(2, 16, 1e-3);
+    EXPECT_EQ(large.round_trials(0), 16);
 }
 
 TEST(Search, KilledTuningRunResumesWithoutMeasuringTwice) {

@@ -4,9 +4,9 @@
 #include "cli/Commands.h"
 
 #include "dataset/DatasetFile.h"
-#include "model/world/Calibration.h"
-#include "model/world/WorldBundle.h"
-#include "model/world/WorldModel.h"
+#include "train/Calibration.h"
+#include "world/WorldBundle.h"
+#include "world/WorldModel.h"
 #include "workload/Spec.h"
 
 #include <cstdio>

@@ -1,6 +1,7 @@
 // The `worldtune` subcommands: each file in src/cli adds one (or a family) to the app.
 #pragma once
 
+#include "common/Text.h"
 #include "measure/Measurer.h"
 
 #include <CLI/CLI.hpp>
@@ -15,11 +16,6 @@ namespace worldtune::cli {
 struct CommandError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
-
-/// "a,b,,c" -> {"a", "b", "c"}.
-std::vector<std::string> split_list(const std::string &text);
-/// A number with `digits` decimals.
-std::string fixed(double value, int digits);
 
 /// --threads, --repeats, --min-time, --timeout into `params`.
 void add_measure_options(CLI::App *cmd, MeasureParams &params);

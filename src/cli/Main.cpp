@@ -49,7 +49,7 @@ int main(int argc, char **argv) {
         std::cerr << "worldtune: Halide error: " << worldtune::one_line(e.what()) << "\n";
         return 1;
     } catch (const std::exception &e) {
-        std::cerr << "worldtune: " << e.what() << "\n";
+        std::cerr << "worldtune: " << worldtune::one_line(e.what()) << "\n";
         return 1;
     }
     return 0;

@@ -12,10 +12,11 @@
 // its batch (the B it would measure in one tuning round, --batch, picked as the search does: BatchSelection.h),
 // and the geometric mean latency of that batch. Each is 1.0 when the
 // model puts the pool's fastest first (all B of them, for the last).
+#include "common/Defaults.h"
 #include "cli/Commands.h"
-#include "cli/TuningRuns.h"
+#include "study/TuningRuns.h"
 
-#include "model/CostModel.h"
+#include "model/ModelFactory.h"
 #include "search/Evolution.h"
 #include "store/RecordStore.h"
 #include "workload/Spec.h"
@@ -38,7 +39,7 @@ struct ReplayOptions {
     int pool = 300;
     int runs = 4;       ///< runs per workload used as training prefixes
     int batch = 16;     ///< candidates measured per tuning round (TuneParams::measures_per_round)
-    int threads = 2;
+    int threads = kDefaultThreads;
     uint64_t seed = 1;
     BatchDiversity diversity = EvolutionParams().batch;  ///< how the search picks a batch among its best
 };

@@ -2,9 +2,9 @@
 // `worldtune eval` compares it with the static model, random and the ablations on the test split.
 #include "cli/Commands.h"
 
-#include "model/world/Evaluation.h"
-#include "model/world/Training.h"
-#include "model/world/WorldBundle.h"
+#include "study/Evaluation.h"
+#include "train/Training.h"
+#include "world/WorldBundle.h"
 
 #include <cstdio>
 #include <fstream>

@@ -5,8 +5,8 @@
 #include "cli/Commands.h"
 
 #include "measure/Hardware.h"
-#include "model/CostModel.h"
-#include "model/world/WorldBundle.h"
+#include "model/ModelFactory.h"
+#include "world/WorldBundle.h"
 #include "schedule/Apply.h"
 #include "schedule/PrintHalide.h"
 #include "search/TaskScheduler.h"
@@ -107,15 +107,20 @@ void tune_network(const TuneOptions &o, RecordStore &store, CostModel &model) {
         (void)i;
     });
     std::printf("%-56s %5s %7s %12s %10s\n", "subgraph", "count", "trials", "best", "GFLOP/s");
-    bool complete = true;
-    for (const TaskState &t : scheduler.tasks()) {
-        const double flops = build_workload(t.entry.spec)->flops;
+    for (const TaskState &t : scheduler.tasks())
         std::printf("%-56s %5d %7d %12s %10.1f\n", t.entry.spec.c_str(), t.entry.count, t.trials,
-                    t.best > 0 ? format_seconds(t.best).c_str() : "-", t.best > 0 ? flops / t.best / 1e9 : 0.0);
-        complete = complete && t.best > 0;
+                    t.best > 0 ? format_seconds(t.best).c_str() : "-", t.best > 0 ? t.flops / t.best / 1e9 : 0.0);
+    const std::vector<size_t> missing = scheduler.missing_tasks();
+    if (missing.empty()) {
+        std::printf("estimated end-to-end latency (sum of count x best): %s\n", format_seconds(scheduler.estimated_latency()).c_str());
+        return;
     }
-    std::printf("estimated end-to-end latency (sum of count x best): %s%s\n", format_seconds(scheduler.estimated_latency()).c_str(),
-                complete ? "" : " (subgraphs without a result left out)");
+    int missing_count = 0;
+    for (size_t i : missing) missing_count += scheduler.tasks()[i].entry.count;
+    std::printf("PARTIAL estimate: %s for the subgraphs with a measured schedule; %zu of %zu subgraphs (%d of the network's "
+                "instances) have none and are missing from it (budget too small or every trial failed):\n",
+                format_seconds(scheduler.estimated_latency()).c_str(), missing.size(), scheduler.tasks().size(), missing_count);
+    for (size_t i : missing) std::printf("  missing: %s (x%d)\n", scheduler.tasks()[i].entry.spec.c_str(), scheduler.tasks()[i].entry.count);
 }
 
 }  // namespace

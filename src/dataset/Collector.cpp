@@ -1,8 +1,10 @@
 #include "dataset/Collector.h"
 
+#include "common/Hash.h"
+#include "common/Statistics.h"
 #include "dataset/DatasetFile.h"
 #include "measure/Timing.h"
-#include "model/CostModel.h"
+#include "model/ModelFactory.h"
 #include "workload/Workload.h"
 
 #include <algorithm>
@@ -40,12 +42,6 @@ WorkloadState state_of(const RecordStore &store, const std::string &spec) {
         if (w.best == 0 || r.result.timing.median_s < w.best) w.best = r.result.timing.median_s;
     }, spec);
     return w;
-}
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
 }  // namespace
@@ -115,9 +111,9 @@ CollectSummary collect_trajectories(RecordStore &store, const std::vector<std::s
                 // Too slow to collect: decided on the median run of the successful records.
                 auto too_slow = [&](const WorkloadState &state) {
                     if (state.ok_latencies.size() < size_t(params.min_runs_for_skip) ||
-                        median(state.ok_latencies) <= params.max_run_seconds)
+                        median_of(state.ok_latencies) <= params.max_run_seconds)
                         return false;
-                    const std::string why = "median candidate run " + format_seconds(median(state.ok_latencies)) +
+                    const std::string why = "median candidate run " + format_seconds(median_of(state.ok_latencies)) +
                                             " exceeds the bound of " + format_seconds(params.max_run_seconds) + " (" +
                                             std::to_string(state.ok_latencies.size()) + " successful records)";
                     store.set_note(skip_key(spec_text), why);

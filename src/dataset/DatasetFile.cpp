@@ -1,6 +1,7 @@
 // Writing, reading and checking the dataset file (the format is documented in DatasetFile.h).
 #include "dataset/DatasetFile.h"
 
+#include "common/Hash.h"
 #include "lower/StateText.h"
 #include "schedule/Action.h"
 #include "workload/Spec.h"
@@ -206,12 +207,6 @@ int Dataset::split_count(SplitKind split) const {
     int n = 0;
     for (const DatasetWorkload &w : workloads) n += w.split == split;
     return n;
-}
-
-uint64_t fnv1a64(const std::string &text) {
-    uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-    return h;
 }
 
 uint64_t prefix_texts_hash(const std::string &spec, const nlohmann::json &actions) {

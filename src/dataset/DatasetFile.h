@@ -122,8 +122,6 @@ struct ExportStats {
     int64_t prefix_hashes = 0;
 };
 
-/// 64-bit FNV-1a of a text.
-uint64_t fnv1a64(const std::string &text);
 /// fnv1a64 of trajectory_texts(spec, actions) joined by "\n\x1e\n"; throws like state_text.
 uint64_t prefix_texts_hash(const std::string &spec, const nlohmann::json &actions);
 /// The split of a workload: a hash of (seed, spec) mapped to [0, 1), test below test_fraction, then val.

@@ -1,5 +1,6 @@
 #include "dataset/TextCache.h"
 
+#include "common/Hash.h"
 #include "dataset/DatasetFile.h"
 #include "lower/StateText.h"
 #include "workload/Spec.h"

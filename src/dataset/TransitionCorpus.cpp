@@ -1,5 +1,6 @@
 #include "dataset/TransitionCorpus.h"
 
+#include "common/Hash.h"
 #include "dataset/DatasetFile.h"
 #include "dataset/TextCache.h"
 #include "dataset/WorkloadList.h"

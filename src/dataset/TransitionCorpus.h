@@ -18,6 +18,7 @@
 // A killed run loses at most the workload it was on; its next run resumes after the last complete line.
 #pragma once
 
+#include "common/Defaults.h"
 #include "dataset/DatasetFile.h"
 
 #include <cstdint>
@@ -32,7 +33,7 @@ struct TransitionCorpusParams {
     int generated_per_op = 120;    ///< generated shapes per op kind, beside every preset subgraph
     int schedules = 32;            ///< random schedules per workload
     int max_workloads = 0;         ///< stop after this many workloads of the list (0: all)
-    int threads = 2;               ///< lowering threads
+    int threads = kDefaultThreads;               ///< lowering threads
     double hours = 0;              ///< stop after this long (0: no limit); run again to resume
     double val_fraction = 0.1;     ///< as the shipped dataset splits (split_for)
     double test_fraction = 0.15;

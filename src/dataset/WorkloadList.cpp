@@ -4,6 +4,7 @@
 // for matrix sizes, of 8 for images) against that size minus one.
 #include "dataset/WorkloadList.h"
 
+#include "common/Hash.h"
 #include "workload/OpRegistry.h"
 #include "workload/Presets.h"
 #include "workload/Spec.h"
@@ -177,12 +178,6 @@ std::string accept(const std::string &text) {
     }
 }
 
-uint64_t name_hash(const std::string &s) {
-    uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    return h;
-}
-
 }  // namespace
 
 std::vector<std::string> preset_workloads() {
@@ -200,7 +195,7 @@ std::vector<std::string> collection_workloads(uint64_t seed, int generated_per_o
     std::vector<std::string> out = preset_workloads();
     std::set<std::string> seen(out.begin(), out.end());
     for (const OpDef *op : all_ops()) {
-        Draw d{std::mt19937_64(seed * 0x9e3779b97f4a7c15ull ^ name_hash(op->name))};
+        Draw d{std::mt19937_64(seed * 0x9e3779b97f4a7c15ull ^ fnv1a64(op->name))};
         int made = 0;
         for (int tries = 0; made < generated_per_op; tries++) {
             if (tries > 1000 * generated_per_op)

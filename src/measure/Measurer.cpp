@@ -87,8 +87,6 @@ Measurer::Measurer(MeasureParams params) : params_(std::move(params)) {
 
 Measurer::~Measurer() = default;
 
-void Measurer::stop_worker() { worker_.reset(); }
-
 std::vector<MeasureResult> Measurer::measure(const WorkloadSpec &spec, const std::vector<ActionList> &candidates) {
     std::vector<MeasureResult> results;
     results.reserve(candidates.size());

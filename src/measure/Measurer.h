@@ -9,6 +9,7 @@
 //                  timeout or a crash. The worker side is in MeasureWorker.h.
 #pragma once
 
+#include "common/Defaults.h"
 #include "measure/Timing.h"
 #include "schedule/Action.h"
 #include "workload/Spec.h"
@@ -40,7 +41,7 @@ ErrorKind error_kind_from_name(const std::string &name);
 
 /// Every knob of a measurement.
 struct MeasureParams {
-    int threads = 2;                  ///< Halide threads (HL_NUM_THREADS in the worker's environment)
+    int threads = kDefaultThreads;                  ///< Halide threads (HL_NUM_THREADS in the worker's environment)
     double timeout_seconds = 30;      ///< per candidate, compile + run + check, counted by the parent
     double startup_timeout_seconds = 60;  ///< for a fresh worker to start and warm up (before any candidate)
     TimingParams timing;              ///< warm-up, repeats, minimum repeat time
@@ -92,8 +93,6 @@ public:
     MeasureResult measure_one(const WorkloadSpec &spec, const ActionList &actions);
 
     const MeasureParams &params() const { return params_; }
-    /// Stops the worker (the next measure starts a fresh one).
-    void stop_worker();
 
 private:
     MeasureResult measure_candidate(const WorkloadSpec &spec, const ActionList &actions, int index);

@@ -9,7 +9,7 @@
 // lowering cost per candidate.
 #pragma once
 
-#include "model/CostModel.h"
+#include "search/CostModel.h"
 
 namespace worldtune {
 

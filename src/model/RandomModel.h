@@ -1,7 +1,7 @@
 // The `random` cost model: uniform random scores, learning nothing. With it the search is random search.
 #pragma once
 
-#include "model/CostModel.h"
+#include "search/CostModel.h"
 
 #include <random>
 

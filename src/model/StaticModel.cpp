@@ -2,8 +2,6 @@
 
 #include "schedule/Apply.h"
 
-#include <xgboost/c_api.h>
-
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -20,40 +18,8 @@ namespace worldtune {
 
 namespace {
 
-void check(int rc, const char *what) {
-    if (rc != 0) throw ModelError(std::string("XGBoost: ") + what + ": " + XGBGetLastError());
-}
-
 std::string state_key(const WorkloadSpec &spec, const ActionList &actions) {
     return spec.canonical() + "\n" + actions_to_json(actions).dump();
-}
-
-/// A DMatrix over dense rows of `width` values, freed with the object.
-class Matrix {
-public:
-    Matrix(const std::vector<float> &data, size_t rows, size_t width) {
-        check(XGDMatrixCreateFromMat(data.data(), rows, width, std::numeric_limits<float>::quiet_NaN(), &handle_),
-              "creating a matrix");
-    }
-    ~Matrix() { XGDMatrixFree(handle_); }
-    Matrix(const Matrix &) = delete;
-    Matrix &operator=(const Matrix &) = delete;
-    DMatrixHandle handle() const { return handle_; }
-
-private:
-    DMatrixHandle handle_ = nullptr;
-};
-
-/// Margins of every row.
-std::vector<float> predict_margins(BoosterHandle booster, const Matrix &m) {
-    const char *config = "{\"type\": 1, \"training\": false, \"iteration_begin\": 0, \"iteration_end\": 0, \"strict_shape\": false}";
-    const bst_ulong *shape = nullptr;
-    bst_ulong dim = 0;
-    const float *out = nullptr;
-    check(XGBoosterPredictFromDMatrix(booster, m.handle(), config, &shape, &dim, &out), "predicting");
-    bst_ulong n = 1;
-    for (bst_ulong d = 0; d < dim; d++) n *= shape[d];
-    return std::vector<float>(out, out + n);
 }
 
 }  // namespace
@@ -71,10 +37,6 @@ void append_pooled(const FeatureRows &rows, std::vector<float> &out) {
 }
 
 StaticModel::StaticModel(const CostModelParams &params) : params_(params), rng_(params.seed) {}
-
-StaticModel::~StaticModel() {
-    if (booster_) XGBoosterFree(booster_);
-}
 
 void StaticModel::set_task(const WorkloadSpec &spec) {
     task_ = spec;
@@ -174,8 +136,7 @@ std::vector<double> StaticModel::predict_rows(const std::vector<const FeatureRow
     std::vector<float> data;
     data.reserve(candidates.size() * kPooledLength);
     for (const FeatureRows *c : candidates) append_pooled(*c, data);
-    Matrix m(data, candidates.size(), kPooledLength);
-    const std::vector<float> margins = predict_margins(booster_, m);
+    const std::vector<float> margins = booster_.margins(XgbMatrix(data, candidates.size(), kPooledLength));
     return std::vector<double>(margins.begin(), margins.end());
 }
 
@@ -210,8 +171,8 @@ void StaticModel::update(const std::vector<MeasureResult> &results) {
     train();
 }
 
-void StaticModel::set_booster_params(void *booster) const {
-    const std::pair<const char *, std::string> settings[] = {
+std::vector<std::pair<std::string, std::string>> StaticModel::booster_settings() const {
+    return {
         {"booster", "gbtree"},
         {"tree_method", "hist"},
         {"objective", "rank:pairwise"},
@@ -222,7 +183,6 @@ void StaticModel::set_booster_params(void *booster) const {
         {"seed", std::to_string(params_.seed % 2147483647u)},
         {"verbosity", "0"},
     };
-    for (const auto &[key, value] : settings) check(XGBoosterSetParam(booster, key, value.c_str()), key);
 }
 
 void StaticModel::train() {
@@ -245,34 +205,22 @@ void StaticModel::train() {
     }
     if (labels.empty()) return;
 
-    Matrix dtrain(data, labels.size(), kPooledLength);
-    check(XGDMatrixSetFloatInfo(dtrain.handle(), "label", labels.data(), labels.size()), "setting labels");
-    check(XGDMatrixSetUIntInfo(dtrain.handle(), "group", group_sizes.data(), group_sizes.size()), "setting groups");
+    XgbMatrix dtrain(data, labels.size(), kPooledLength);
+    dtrain.set_labels(labels);
+    dtrain.set_groups(group_sizes);
     // Small data gains nothing from threads, and OpenMP barriers cost dearly on a busy machine.
     xgb_threads_ = labels.size() >= size_t(kParallelTrainRows) ? std::max(1, params_.threads) : 1;
-    BoosterHandle booster = nullptr;
-    DMatrixHandle cache[] = {dtrain.handle()};
-    check(XGBoosterCreate(cache, 1, &booster), "creating a booster");
-    try {
-        set_booster_params(booster);
-        const int rounds = std::max(1, params_.xgb_rounds);
-        for (int round = 0; round < rounds; round++)
-            check(XGBoosterUpdateOneIter(booster, round, dtrain.handle()), "boosting");
-        if (booster_) XGBoosterFree(booster_);
-        booster_ = booster;
-        rounds_ = rounds;
-        updates_since_training_ = 0;
-    } catch (...) {
-        XGBoosterFree(booster);
-        throw;
-    }
+    Booster booster(dtrain, booster_settings());
+    const int rounds = std::max(1, params_.xgb_rounds);
+    for (int round = 0; round < rounds; round++) booster.boost(round, dtrain);
+    booster_ = std::move(booster);
+    rounds_ = rounds;
+    updates_since_training_ = 0;
 }
 
 void StaticModel::save(const std::string &path) const {
     if (!booster_) throw ModelError("static model: nothing to save, the model has not been trained");
-    bst_ulong len = 0;
-    const char *bytes = nullptr;
-    check(XGBoosterSaveModelToBuffer(booster_, "{\"format\": \"ubj\"}", &len, &bytes), "saving");
+    const std::string bytes = booster_.to_bytes();
     nlohmann::json header = {{"format", "worldtune-static-model"},
                              {"version", kFileVersion},
                              {"feature_version", StaticFeatures::version()},
@@ -280,7 +228,7 @@ void StaticModel::save(const std::string &path) const {
                              {"rounds", rounds_}};
     std::ofstream out(path, std::ios::binary);
     out << header.dump() << "\n";
-    out.write(bytes, std::streamsize(len));
+    out.write(bytes.data(), std::streamsize(bytes.size()));
     if (!out) throw ModelError("static model: cannot write " + path);
 }
 
@@ -308,19 +256,15 @@ void StaticModel::load(const std::string &path) {
                          std::to_string(StaticFeatures::version()) + " (" + std::to_string(kPooledLength) +
                          " values): retrain it");
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    BoosterHandle booster = nullptr;
-    check(XGBoosterCreate(nullptr, 0, &booster), "creating a booster");
-    if (XGBoosterLoadModelFromBuffer(booster, bytes.data(), bytes.size()) != 0) {
-        const std::string why = XGBGetLastError();
-        XGBoosterFree(booster);
-        throw ModelError("static model: " + path + ": XGBoost cannot load the model: " + why);
+    Booster booster;
+    try {
+        booster = Booster::from_bytes(bytes, "static model " + path);
+    } catch (const XgbError &e) {
+        throw ModelError(e.what());
     }
-    set_booster_params(booster);
-    int rounds = 0;
-    check(XGBoosterBoostedRounds(booster, &rounds), "counting rounds");
-    if (booster_) XGBoosterFree(booster_);
-    booster_ = booster;
-    rounds_ = rounds;
+    for (const auto &[key, value] : booster_settings()) booster.set(key, value);
+    rounds_ = booster.rounds();
+    booster_ = std::move(booster);
 }
 
 ScoringThroughput measure_scoring_throughput(CostModel &model, const WorkloadSpec &spec,

@@ -7,11 +7,8 @@
 // failed candidates 0), and the objective is XGBoost's pairwise ranking (`rank:pairwise`) with one group
 // per workload, since the search needs only the order of candidates within a task.
 //
-// Why not Ansor's pack-sum (one score per statement, summed; squared error against the label): on the
-// records of docs/benchmarks.md (six subgraphs, models trained on 16-64 random trials of one seed and
-// tested on the other 320 trials) pack-sum ranked barely above chance (pairwise accuracy 0.55-0.62, top-1
-// score 0.27), and the search it steered kept measuring slow candidates it scored high; pooled features
-// with pairwise ranking reach 0.63-0.72 pairwise and 0.53-0.64 top-1 on the same split.
+// Why not Ansor's pack-sum (one score per statement, summed, squared error against the label): it ranked
+// barely above chance on our records (docs/benchmarks.md, "Third run": the numbers and how they were made).
 //
 // Until it has trained (fewer than kMinTrainSamples successful measurements) the model scores candidates
 // with small random numbers, without lowering them. Once trained, invalid candidates (Halide refuses
@@ -23,8 +20,9 @@
 // feature version are refused with a clear message.
 #pragma once
 
-#include "model/CostModel.h"
-#include "model/StaticFeatures.h"
+#include "common/Booster.h"
+#include "features/StaticFeatures.h"
+#include "model/ModelFactory.h"
 
 #include <deque>
 #include <memory>
@@ -54,7 +52,6 @@ public:
     static constexpr int kFileVersion = 2;
 
     explicit StaticModel(const CostModelParams &params = {});
-    ~StaticModel() override;
     StaticModel(const StaticModel &) = delete;
     StaticModel &operator=(const StaticModel &) = delete;
 
@@ -69,7 +66,7 @@ public:
     std::vector<const FeatureRows *> features(const std::vector<ActionList> &candidates, std::vector<bool> *valid = nullptr);
 
     /// Whether an XGBoost model has been trained (or loaded).
-    bool trained() const { return booster_ != nullptr; }
+    bool trained() const { return bool(booster_); }
     /// Measured candidates kept for training (failed ones included) and how many succeeded.
     size_t samples() const { return samples_.size(); }
     size_t successful_samples() const;
@@ -95,7 +92,7 @@ private:
     /// Features of (spec, actions) pairs, extracting the missing ones in parallel.
     std::vector<const CacheEntry *> lookup(const std::vector<std::pair<WorkloadSpec, ActionList>> &states);
     std::vector<double> predict_rows(const std::vector<const FeatureRows *> &candidates) const;
-    void set_booster_params(void *booster) const;
+    std::vector<std::pair<std::string, std::string>> booster_settings() const;
 
     CostModelParams params_;
     WorkloadSpec task_;
@@ -106,7 +103,7 @@ private:
     std::vector<Sample> samples_;
     std::deque<FeatureRows> sample_rows_;
     int updates_since_training_ = 0;
-    void *booster_ = nullptr;  ///< BoosterHandle
+    Booster booster_;
     int rounds_ = 0;
     int xgb_threads_ = 1;      ///< XGBoost's threads for the current model (see kParallelTrainRows)
 };

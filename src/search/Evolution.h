@@ -8,7 +8,7 @@
 // keeps seeing what it does not predict.
 #pragma once
 
-#include "model/CostModel.h"
+#include "search/CostModel.h"
 #include "search/BatchSelection.h"
 #include "search/SketchSampler.h"
 

@@ -1,6 +1,9 @@
 // Splits a tuning budget over the subgraphs of a network, as Ansor's task scheduler does: after one
 // warm-up round per task, each round goes to the task whose next round promises the largest drop of the
 // network's estimated latency (weight × gradient of its best latency over trials).
+// The warm-up goes largest expected cost first (occurrences × FLOPs), and its rounds shrink when the budget
+// is small, so every task is reached whenever the budget has a trial for each: a warm-up round measures
+// min(trials_per_round, remaining budget / tasks still to warm up), at least one.
 #pragma once
 
 #include "search/Tuner.h"
@@ -21,6 +24,7 @@ struct SchedulerParams {
 
 struct TaskState {
     PresetEntry entry;             ///< spec and occurrences in the network
+    double flops = 0;              ///< of one occurrence (the warm-up's order: count × flops, largest first)
     std::unique_ptr<Tuner> tuner;
     int trials = 0;                ///< measured so far (database included)
     double best = 0;               ///< best latency (s); 0 while none succeeded
@@ -44,6 +48,10 @@ public:
     double estimated_latency(double missing_penalty = 0) const;
     /// The task the next round should go to.
     size_t pick_task() const;
+    /// How many trials the next round of task i measures (within what is left of the budget).
+    int round_trials(size_t task) const;
+    /// The tasks without a measured schedule yet (an estimate that leaves them out is partial).
+    std::vector<size_t> missing_tasks() const;
 
 private:
     std::vector<TaskState> tasks_;

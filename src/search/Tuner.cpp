@@ -44,12 +44,15 @@ std::vector<SketchCandidate> Tuner::propose(int count, TuneSummary &summary) {
 }
 
 TuneSummary Tuner::run(const std::function<void(const MeasureResult &, int)> &on_measured) {
+    return run_trials(params_.trials, on_measured);
+}
+
+TuneSummary Tuner::run_trials(int trials, const std::function<void(const MeasureResult &, int)> &on_measured) {
     TuneSummary summary;
     const double start = now_seconds();
     if (model_) model_->set_task(spec_);  // a model may be shared by the tuners of several tasks
-    double best = 0;
-    while (summary.measured < params_.trials) {
-        const int count = std::min(std::max(1, params_.measures_per_round), params_.trials - summary.measured);
+    while (summary.measured < trials) {
+        const int count = std::min(std::max(1, params_.measures_per_round), trials - summary.measured);
         std::vector<SketchCandidate> batch = propose(count, summary);
         if (batch.empty()) break;  // the space is exhausted
         std::vector<MeasureResult> results;
@@ -59,14 +62,12 @@ TuneSummary Tuner::run(const std::function<void(const MeasureResult &, int)> &on
             summary.measure_seconds += now_seconds() - t1;
             if (result.ok()) {
                 if (!summary.best || result.timing.median_s < summary.best->timing.median_s) summary.best = result;
-                best = summary.best->timing.median_s;
                 best_tapes_.emplace_back(result.timing.median_s, std::move(c.tape));
                 std::sort(best_tapes_.begin(), best_tapes_.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
                 if (best_tapes_.size() > kBestTapesKept) best_tapes_.resize(kBestTapesKept);
             } else {
                 summary.failed++;
             }
-            summary.best_after.push_back(best);
             on_measured(result, summary.measured);
             summary.measured++;
             results.push_back(std::move(result));

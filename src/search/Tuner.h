@@ -6,7 +6,7 @@
 #pragma once
 
 #include "measure/Measurer.h"
-#include "model/CostModel.h"
+#include "search/CostModel.h"
 #include "search/Evolution.h"
 #include "search/SketchSampler.h"
 
@@ -31,7 +31,6 @@ struct TuneSummary {
     int measured = 0;                  ///< candidates measured in this run
     int failed = 0;                    ///< of which ended in an error
     std::optional<MeasureResult> best; ///< fastest correct candidate of this run
-    std::vector<double> best_after;    ///< best latency after each trial (0 until one succeeded)
     double wall_seconds = 0;           ///< whole run
     double measure_seconds = 0;        ///< inside the measurer (compile + run + check + worker overhead)
     double propose_seconds = 0;        ///< sampling, evolution and validation, model scoring included
@@ -49,6 +48,8 @@ public:
     /// Runs `trials` measurements, calling `on_measured(result, index)` after each one. Calling it again
     /// measures `trials` more (what was measured and learned stays).
     TuneSummary run(const std::function<void(const MeasureResult &, int)> &on_measured);
+    /// The same for `trials` measurements instead of TuneParams::trials (a task scheduler's shorter round).
+    TuneSummary run_trials(int trials, const std::function<void(const MeasureResult &, int)> &on_measured);
 
 private:
     std::vector<SketchCandidate> propose(int count, TuneSummary &summary);

@@ -1,0 +1,17 @@
+#include "common/Hash.h"
+
+namespace worldtune {
+
+namespace {
+constexpr uint64_t kFnvPrime = 1099511628211ull;
+}  // namespace
+
+uint64_t fnv1a64_bytes(uint64_t h, const void *data, size_t n) {
+    const unsigned char *bytes = static_cast<const unsigned char *>(data);
+    for (size_t i = 0; i < n; i++) h = (h ^ bytes[i]) * kFnvPrime;
+    return h;
+}
+
+uint64_t fnv1a64(const std::string &text) { return fnv1a64_bytes(kHashBasis, text.data(), text.size()); }
+
+}  // namespace worldtune

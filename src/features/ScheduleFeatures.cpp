@@ -1,0 +1,358 @@
+#include "features/ScheduleFeatures.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace worldtune {
+
+namespace {
+
+struct Loop {
+    std::string name;
+    std::string origin;  ///< the stage's original dim it was split from ("" for a fused loop)
+    int64_t extent = 1;
+    bool vectorized = false, unrolled = false, parallel = false;
+};
+
+struct Placement {
+    int location = 0;  ///< 0 inlined, 1 root, 2 at a consumer's loop
+    std::string consumer, loop;
+    std::string store_inner;
+};
+
+/// The loop nests of a pipeline's stages (innermost first) as its directives reshape them.
+class NestSimulator {
+public:
+    explicit NestSimulator(const std::vector<FuncInfo> &funcs) : funcs_(funcs) {
+        for (const FuncInfo &f : funcs)
+            for (const StageInfo &s : f.stages) {
+                std::vector<Loop> &loops = nests_[s.name];
+                for (const LoopDim &d : s.dims) loops.push_back({d.name, d.name, std::max<int64_t>(1, d.extent)});
+            }
+    }
+
+    void apply(const Action &a) {
+        switch (a.kind) {
+        case ActionKind::Split: return split(a);
+        case ActionKind::Reorder: return reorder(a);
+        case ActionKind::Fuse: return fuse(a);
+        case ActionKind::Annotate: return annotate(a);
+        case ActionKind::ComputeAt: placements_[a.stage] = {2, a.consumer, a.dims.at(0), placements_[a.stage].store_inner}; return;
+        case ActionKind::ComputeRoot: placements_[a.stage].location = 1; return;
+        case ActionKind::ComputeInline: placements_[a.stage].location = 0; return;
+        case ActionKind::StorageOrder:
+            if (!a.dims.empty()) placements_[a.stage].store_inner = a.dims.front();
+            return;
+        case ActionKind::StoreAt:
+        case ActionKind::RFactor:
+        case ActionKind::Cache: return;
+        }
+    }
+
+    KeyedFeatures features() const {
+        KeyedFeatures out;
+        for (const FuncInfo &f : funcs_) {
+            for (const StageInfo &s : f.stages) stage_features(s, out);
+            if (f.is_output) continue;
+            auto it = placements_.find(f.name);
+            const Placement p = it == placements_.end() ? Placement{} : it->second;
+            out.emplace_back(f.name + "|loc", float(p.location));
+            if (!p.store_inner.empty()) out.emplace_back(f.name + "|store=" + p.store_inner, 1.0f);
+            float instances = p.location == 1 ? 1.0f : 0.0f;
+            if (p.location == 2) {
+                out.emplace_back(f.name + "|at=" + p.loop, 1.0f);
+                instances = float(instances_at(p.consumer, p.loop));
+            }
+            out.emplace_back(f.name + "|instances", instances);
+        }
+        return out;
+    }
+
+    /// How often parallel loops start (`launches`) and the tasks they hand out (`tasks`), over every stage.
+    void parallelism(double &launches, double &tasks) const {
+        launches = tasks = 0;
+        for (const FuncInfo &f : funcs_) {
+            double instances = 1;
+            if (!f.is_output) {
+                auto it = placements_.find(f.name);
+                const Placement p = it == placements_.end() ? Placement{} : it->second;
+                if (p.location == 0) continue;  // inlined: its loops are its consumer's
+                if (p.location == 2) instances = double(instances_at(p.consumer, p.loop));
+            }
+            for (const StageInfo &s : f.stages) {
+                const std::vector<Loop> &loops = nests_.at(s.name);
+                double outside = 1, extent = 1;
+                bool inside = false;
+                for (auto l = loops.rbegin(); l != loops.rend(); ++l) {  // outermost first
+                    if (l->parallel) inside = true, extent *= double(l->extent);
+                    else if (!inside) outside *= double(l->extent);
+                }
+                if (extent <= 1) continue;  // a parallel loop of extent 1 runs serially
+                launches += instances * outside;
+                tasks += instances * outside * extent;
+            }
+        }
+    }
+
+    /// What `a` acts on, read before it is applied (ActionContext's columns).
+    ActionContext context(const Action &a) {
+        ActionContext c{};
+        const Loop *loop = nullptr;
+        int position = -1;
+        auto locate = [&](const std::string &stage, const std::string &name) {
+            std::vector<Loop> *loops = nest(stage);
+            if (!loops) return;
+            auto it = find(*loops, name);
+            if (it == loops->end()) return;
+            loop = &*it;
+            position = int(it - loops->begin());
+        };
+        switch (a.kind) {
+        case ActionKind::Split:
+        case ActionKind::Annotate:
+            if (!a.dims.empty()) locate(a.stage, a.dims[0]);
+            break;
+        case ActionKind::Fuse:
+            if (a.dims.size() >= 2) locate(a.stage, a.dims[1]);  // the outer loop; the inner one below
+            break;
+        case ActionKind::Reorder:
+            if (!a.dims.empty()) locate(a.stage, a.dims[0]);  // the loop that ends up innermost
+            break;
+        case ActionKind::RFactor:
+            if (!a.dims.empty()) locate(a.stage, a.dims[0]);
+            break;
+        case ActionKind::ComputeAt:
+        case ActionKind::StoreAt:
+            if (!a.dims.empty()) locate(last_stage_of(a.consumer), a.dims[0]);
+            break;
+        default: break;
+        }
+        const bool func_action = a.kind == ActionKind::ComputeRoot || a.kind == ActionKind::ComputeInline ||
+                                 a.kind == ActionKind::Cache || a.kind == ActionKind::StorageOrder;
+        const double e = loop ? double(loop->extent) : func_action ? points_of(a.stage) : 0.0;
+        c[0] = float(std::log2(1 + e));
+        c[5] = e > 0 && std::fmod(e, 8.0) == 0 ? 1.0f : 0.0f;
+        c[6] = e > 0 && std::fmod(e, 16.0) == 0 ? 1.0f : 0.0f;
+        c[7] = e > 0 ? 1.0f : 0.0f;
+        c[2] = 1;
+        if (a.kind == ActionKind::Split && loop) {
+            double product = 1;
+            for (int64_t f : a.factors) product *= double(std::max<int64_t>(1, f));
+            const double outer = std::ceil(e / product);
+            c[1] = float(std::log2(1 + product));
+            c[2] = std::fmod(e, product) == 0 ? 1.0f : 0.0f;
+            c[3] = float((outer * product - e) / (outer * product));
+            c[4] = float(std::log2(1 + outer));
+        } else if (a.kind == ActionKind::Fuse && loop && a.dims.size() >= 2) {
+            const Loop *outer = loop;
+            locate(a.stage, a.dims[0]);
+            c[1] = float(std::log2(1 + double(loop->extent)));
+            c[4] = float(std::log2(1 + double(outer->extent)));
+            c[0] = float(std::log2(1 + double(loop->extent) * double(outer->extent)));
+        } else if ((a.kind == ActionKind::ComputeAt || a.kind == ActionKind::StoreAt) && !a.dims.empty()) {
+            c[1] = float(std::log2(1 + double(instances_at(a.consumer, a.dims[0]))));
+        }
+        if (position >= 0) c[4] = a.kind == ActionKind::Split || a.kind == ActionKind::Fuse ? c[4] : float(position);
+        return c;
+    }
+
+private:
+    const std::vector<FuncInfo> &funcs_;
+    std::map<std::string, std::vector<Loop>> nests_;
+    std::map<std::string, Placement> placements_;
+
+    /// The last stage of a Func (where a consumer's loops are), or the name itself.
+    std::string last_stage_of(const std::string &func) const {
+        for (const FuncInfo &f : funcs_)
+            if (f.name == func && !f.stages.empty()) return f.stages.back().name;
+        return func;
+    }
+
+    /// The points of a Func's pure definition (the product of its dims' extents; 0 for an unknown name).
+    double points_of(const std::string &func) const {
+        for (const FuncInfo &f : funcs_) {
+            if (f.name != func) continue;
+            double p = 1;
+            for (const LoopDim &d : f.dims) p *= double(std::max<int64_t>(1, d.extent));
+            return p;
+        }
+        return 0;
+    }
+
+    std::vector<Loop> *nest(const std::string &stage) {
+        auto it = nests_.find(stage);
+        return it == nests_.end() ? nullptr : &it->second;
+    }
+
+    static std::vector<Loop>::iterator find(std::vector<Loop> &loops, const std::string &name) {
+        return std::find_if(loops.begin(), loops.end(), [&](const Loop &l) { return l.name == name; });
+    }
+
+    void split(const Action &a) {
+        std::vector<Loop> *loops = nest(a.stage);
+        if (!loops || a.factors.empty()) return;
+        auto it = find(*loops, a.dims.at(0));
+        if (it == loops->end()) return;
+        const Loop whole = *it;
+        int64_t product = 1;
+        for (int64_t f : a.factors) product *= std::max<int64_t>(1, f);
+        const std::vector<std::string> names = a.split_names();  // outermost first
+        std::vector<Loop> pieces;                                 // innermost first
+        for (size_t i = a.factors.size(); i >= 1; i--) pieces.push_back({names[i], whole.origin, a.factors[i - 1]});
+        pieces.push_back({names[0], whole.origin, (whole.extent + product - 1) / product});
+        const auto at = loops->erase(it);
+        loops->insert(at, pieces.begin(), pieces.end());
+    }
+
+    void reorder(const Action &a) {
+        std::vector<Loop> *loops = nest(a.stage);
+        if (!loops) return;
+        std::vector<size_t> slots;
+        std::vector<Loop> moved;
+        for (const std::string &name : a.dims) {
+            auto it = find(*loops, name);
+            if (it == loops->end()) return;
+            slots.push_back(size_t(it - loops->begin()));
+            moved.push_back(*it);
+        }
+        std::sort(slots.begin(), slots.end());
+        for (size_t i = 0; i < slots.size(); i++) (*loops)[slots[i]] = moved[i];
+    }
+
+    void fuse(const Action &a) {
+        std::vector<Loop> *loops = nest(a.stage);
+        if (!loops || a.dims.size() < 3) return;
+        auto inner = find(*loops, a.dims[0]);
+        auto outer = find(*loops, a.dims[1]);
+        if (inner == loops->end() || outer == loops->end()) return;
+        Loop fused{a.dims[2], "", inner->extent * outer->extent};
+        fused.parallel = inner->parallel || outer->parallel;
+        *inner = fused;
+        loops->erase(find(*loops, a.dims[1]));
+    }
+
+    void annotate(const Action &a) {
+        std::vector<Loop> *loops = nest(a.stage);
+        if (!loops) return;
+        auto it = find(*loops, a.dims.at(0));
+        if (it == loops->end()) return;
+        if (a.annotation == AnnotationKind::Vectorize) it->vectorized = true;
+        if (a.annotation == AnnotationKind::Unroll) it->unrolled = true;
+        if (a.annotation == AnnotationKind::Parallel) it->parallel = true;
+    }
+
+    /// The product of the consumer's (last stage's) loops from the outermost down to `loop`.
+    int64_t instances_at(const std::string &consumer, const std::string &loop) const {
+        std::string stage = consumer;
+        for (const FuncInfo &f : funcs_)
+            if (f.name == consumer && !f.stages.empty()) stage = f.stages.back().name;
+        auto it = nests_.find(stage);
+        if (it == nests_.end()) return 0;
+        int64_t product = 1;
+        for (auto l = it->second.rbegin(); l != it->second.rend(); ++l) {
+            product *= l->extent;
+            if (l->name == loop) return product;
+        }
+        return 0;
+    }
+
+    void stage_features(const StageInfo &s, KeyedFeatures &out) const {
+        const std::vector<Loop> &loops = nests_.at(s.name);
+        const std::string &p = s.name;
+        float vec = 0, unroll = 1, par = 1;
+        std::string vec_dim;
+        for (const Loop &l : loops) {
+            if (l.vectorized) vec = float(l.extent), vec_dim = l.origin;
+            if (l.unrolled) unroll *= float(l.extent);
+            if (l.parallel) par *= float(l.extent);
+        }
+        out.emplace_back(p + "|loops", float(loops.size()));
+        out.emplace_back(p + "|vec", vec);
+        if (!vec_dim.empty()) out.emplace_back(p + "|vec=" + vec_dim, 1.0f);
+        out.emplace_back(p + "|unroll", unroll);
+        out.emplace_back(p + "|par", par);
+        out.emplace_back(p + "|reg", std::max(1.0f, vec) * unroll);
+        if (!loops.empty()) {
+            out.emplace_back(p + "|inner=" + loops.front().origin, 1.0f);
+            out.emplace_back(p + "|inner", float(loops.front().extent));
+        }
+        for (const LoopDim &d : s.dims) {
+            float inner = 0, outer = 0, pos = -1;
+            for (size_t i = 0; i < loops.size(); i++) {
+                if (loops[i].origin != d.name) continue;
+                if (pos < 0) pos = float(i), inner = float(loops[i].extent);
+                outer = float(loops[i].extent);
+            }
+            out.emplace_back(p + "|in|" + d.name, inner);
+            out.emplace_back(p + "|out|" + d.name, outer);
+            out.emplace_back(p + "|pos|" + d.name, pos);
+        }
+    }
+};
+
+}  // namespace
+
+KeyedFeatures schedule_features(const std::vector<FuncInfo> &funcs, const ActionList &actions) {
+    NestSimulator sim(funcs);
+    for (const Action &a : actions) sim.apply(a);
+    return sim.features();
+}
+
+namespace {
+
+void push_parallelism(const NestSimulator &sim, double flops, std::vector<float> &row) {
+    double launches = 0, tasks = 0;
+    sim.parallelism(launches, tasks);
+    row.push_back(float(std::log2(1 + std::max(0.0, flops))));
+    row.push_back(float(std::log2(1 + launches)));
+    row.push_back(float(std::log2(1 + tasks)));
+    row.push_back(float(std::log2(1 + std::max(0.0, flops) / std::max(1.0, launches))));
+}
+
+}  // namespace
+
+void append_parallelism_features(const std::vector<FuncInfo> &funcs, const ActionList &actions, double flops, std::vector<float> &row) {
+    NestSimulator sim(funcs);
+    for (const Action &a : actions) sim.apply(a);
+    push_parallelism(sim, flops, row);
+}
+
+void read_schedule(const std::vector<FuncInfo> &funcs, const ActionList &actions, double flops, std::vector<ActionContext> &contexts,
+                   std::vector<float> &parallelism) {
+    NestSimulator sim(funcs);
+    contexts.clear();
+    contexts.reserve(actions.size());
+    for (const Action &a : actions) {
+        contexts.push_back(sim.context(a));
+        sim.apply(a);
+    }
+    push_parallelism(sim, flops, parallelism);
+}
+
+std::vector<ActionContext> action_contexts(const std::vector<FuncInfo> &funcs, const ActionList &actions) {
+    NestSimulator sim(funcs);
+    std::vector<ActionContext> out;
+    out.reserve(actions.size());
+    for (const Action &a : actions) {
+        out.push_back(sim.context(a));
+        sim.apply(a);
+    }
+    return out;
+}
+
+void FeatureColumns::add_keys(const KeyedFeatures &features) {
+    for (const auto &kv : features)
+        if (column_.emplace(kv.first, order_.size()).second) order_.push_back(kv.first);
+}
+
+void FeatureColumns::append_row(const KeyedFeatures &features, size_t width, std::vector<float> &row) const {
+    const size_t start = row.size();
+    row.resize(start + width, 0.0f);
+    for (const auto &[key, value] : features) {
+        auto it = column_.find(key);
+        if (it != column_.end() && it->second < width) row[start + it->second] = value;
+    }
+}
+
+}  // namespace worldtune

@@ -1,0 +1,70 @@
+// Features of a schedule read from its actions alone, without lowering: the loop nest each stage ends up
+// with, simulated directive by directive from the workload's stages (the extents the output needs).
+//
+// The features are keyed by stage and loop names, so their set depends on the workload; a learner that
+// sees several workloads gives each key a column (FeatureColumns). Per stage S (a Func or "f.u<i>"):
+//   S|loops              the number of loops
+//   S|vec, S|vec=D       extent of the vectorized loop (0: none) and its original dim D
+//   S|unroll, S|par      product of the unrolled loops' extents, and of the parallel ones
+//   S|reg                vector extent times unrolled extent (the register block)
+//   S|inner=D, S|inner   the innermost loop's original dim and its extent
+//   S|in|D, S|out|D      extent of D's innermost and outermost piece
+//   S|pos|D              position of D's innermost piece, 0 = innermost loop
+// Per Func F (not the output):
+//   F|loc                0 inlined (Halide's default), 1 at the root, 2 inside a consumer's loop
+//   F|at=L               computed at the consumer's loop L
+//   F|instances          how often F is computed: product of the consumer loops down to L (1 at the root)
+//   F|store=D            D stored innermost (storage order)
+// Loops of Funcs the schedule creates (cache wrappers, rfactor) are not simulated.
+#pragma once
+
+#include "features/ActionContext.h"
+#include "schedule/Action.h"
+#include "workload/Workload.h"
+
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace worldtune {
+
+using KeyedFeatures = std::vector<std::pair<std::string, float>>;
+
+/// The keyed features of a schedule of a pipeline with these Funcs. Actions naming unknown loops are
+/// skipped (the schedule is validated elsewhere).
+KeyedFeatures schedule_features(const std::vector<FuncInfo> &funcs, const ActionList &actions);
+
+/// Columns of how a schedule starts parallel work that mean the same in every workload, so a learner
+/// can carry a machine's cost of starting parallel work from one workload to the next (keyed features
+/// cannot: their keys are stage names). Appended in this order:
+///   log2(1 + flops)                      the workload's arithmetic
+///   log2(1 + launches)                   how often a parallel loop starts: per stage with a parallel loop,
+///                                        its Func's instances times the extent of the loops outside it
+///   log2(1 + tasks)                      launches times the parallel extent
+///   log2(1 + flops / max(1, launches))   the work each start pays for
+/// A parallel loop of extent 1 runs serially and counts as none.
+constexpr int kParallelismFeatures = 4;
+void append_parallelism_features(const std::vector<FuncInfo> &funcs, const ActionList &actions, double flops, std::vector<float> &row);
+
+/// Per action, what it acts on (ActionContext.h), read from the loop nest its prefix built.
+std::vector<ActionContext> action_contexts(const std::vector<FuncInfo> &funcs, const ActionList &actions);
+/// Both in one simulation of the loop nest: the actions' contexts (into `contexts`) and the parallelism
+/// features (appended to `parallelism`), as action_contexts and append_parallelism_features give them.
+void read_schedule(const std::vector<FuncInfo> &funcs, const ActionList &actions, double flops, std::vector<ActionContext> &contexts,
+                   std::vector<float> &parallelism);
+
+/// Gives every key seen a column, in first-seen order; rows are dense (a key a schedule lacks reads 0).
+class FeatureColumns {
+public:
+    void add_keys(const KeyedFeatures &features);
+    size_t size() const { return order_.size(); }
+    /// Appends `width` values (the first `width` columns; keys beyond them are dropped).
+    void append_row(const KeyedFeatures &features, size_t width, std::vector<float> &row) const;
+
+private:
+    std::unordered_map<std::string, size_t> column_;
+    std::vector<std::string> order_;
+};
+
+}  // namespace worldtune

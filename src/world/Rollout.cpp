@@ -1,0 +1,296 @@
+#include "world/Rollout.h"
+
+#include "common/Hash.h"
+#include "world/Windows.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+namespace worldtune {
+
+namespace {
+
+constexpr char kMagic[8] = {'W', 'T', 'R', 'O', 'L', 'L', '0', '3'};  ///< 03: action contexts, state-reading step
+constexpr size_t kMaxCachedActions = size_t(1) << 20;  ///< the cache is cleared when it grows past this
+
+void write_vector(std::ofstream &out, const std::vector<float> &v) {
+    const uint64_t n = v.size();
+    out.write(reinterpret_cast<const char *>(&n), sizeof n);
+    out.write(reinterpret_cast<const char *>(v.data()), std::streamsize(n * sizeof(float)));
+}
+
+std::vector<float> read_vector(std::ifstream &in, uint64_t expected, const std::string &path) {
+    uint64_t n = 0;
+    in.read(reinterpret_cast<char *>(&n), sizeof n);
+    if (!in || n != expected) throw std::runtime_error("transition tables " + path + ": truncated or inconsistent file");
+    std::vector<float> v(n);
+    in.read(reinterpret_cast<char *>(v.data()), std::streamsize(n * sizeof(float)));
+    if (!in) throw std::runtime_error("transition tables " + path + ": truncated file");
+    return v;
+}
+
+float gelu(float x) { return 0.5f * x * (1.0f + std::erf(x / std::sqrt(2.0f))); }
+
+/// tanh by a [7/6] Pade approximant (absolute error below 1e-6 where it is not clamped to +-1).
+inline float fast_tanh(float x) {
+    x = std::min(std::max(x, -4.97f), 4.97f);  // branch-free, so loops over it vectorize
+    const float x2 = x * x;
+    const float num = x * (135135.0f + x2 * (17325.0f + x2 * (378.0f + x2)));
+    const float den = 135135.0f + x2 * (62370.0f + x2 * (3150.0f + x2 * 28.0f));
+    return std::min(std::max(num / den, -1.0f), 1.0f);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define WORLDTUNE_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define WORLDTUNE_VECTOR_CLONES
+#endif
+
+/// y = W x + b with W stored transposed, Wt [in, out]: the inner loop runs over outputs, so it vectorizes
+/// without reordering a sum (a dot product per output would not). b may be null.
+WORLDTUNE_VECTOR_CLONES
+void affine_t(const float *__restrict Wt, const float *__restrict b, const float *__restrict x, int in, int out, float *__restrict y) {
+    for (int o = 0; o < out; o++) y[o] = b ? b[o] : 0.0f;
+    for (int i = 0; i < in; i++) {
+        const float xi = x[i];
+        const float *__restrict col = Wt + size_t(i) * size_t(out);
+        for (int o = 0; o < out; o++) y[o] += col[o] * xi;
+    }
+}
+
+/// a . b in 16 partial sums, so the loop vectorizes.
+WORLDTUNE_VECTOR_CLONES
+float dot(const float *__restrict a, const float *__restrict b, int n) {
+    float part[16] = {};
+    int i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int k = 0; k < 16; k++) part[k] += a[i + k] * b[i + k];
+    float sum = 0;
+    for (int k = 0; k < 16; k++) sum += part[k];
+    for (; i < n; i++) sum += a[i] * b[i];
+    return sum;
+}
+
+/// The [rows, cols] matrix transposed to [cols, rows].
+std::vector<float> transposed(const std::vector<float> &m, int rows, int cols) {
+    std::vector<float> t(m.size());
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++) t[size_t(c) * size_t(rows) + size_t(r)] = m[size_t(r) * size_t(cols) + size_t(c)];
+    return t;
+}
+
+uint64_t context_hash(uint64_t h, const ActionContext &c) {
+    return fnv1a64_bytes(h, c.data(), c.size() * sizeof(float));
+}
+
+}  // namespace
+
+void RolloutTables::save(const std::string &path) const {
+    std::ofstream out(path, std::ios::binary);
+    out.write(kMagic, sizeof kMagic);
+    const int32_t header[8] = {d_model, action_dim, action_hidden, max_tokens, vocab, perf_hidden, state_rank, action_context ? 1 : 0};
+    out.write(reinterpret_cast<const char *>(header), sizeof header);
+    out.write(reinterpret_cast<const char *>(&residual_scale), sizeof residual_scale);
+    for (const std::vector<float> *v : {&tokens, &positions, &context_w, &context_b, &hidden_w, &hidden_b, &w_w, &w_b, &d_w, &d_b,
+                                        &g_w, &g_b, &state_z_w, &state_h_w, &state_h_b, &state_w_w, &state_d_w, &state_g_w,
+                                        &perf_hidden_w, &perf_hidden_b, &perf_out_w, &perf_out_b})
+        write_vector(out, *v);
+    if (!out) throw std::runtime_error("transition tables: cannot write " + path);
+}
+
+RolloutTables RolloutTables::load(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("transition tables " + path + " not found");
+    char magic[8];
+    in.read(magic, sizeof magic);
+    if (!in || std::string(magic, 8) != std::string(kMagic, 8))
+        throw std::runtime_error("transition tables " + path + ": not a worldtune transition file of this version (retrain the bundle)");
+    int32_t h[8];
+    in.read(reinterpret_cast<char *>(h), sizeof h);
+    RolloutTables t;
+    t.d_model = h[0], t.action_dim = h[1], t.action_hidden = h[2], t.max_tokens = h[3], t.vocab = h[4], t.perf_hidden = h[5];
+    t.state_rank = h[6], t.action_context = h[7] != 0;
+    in.read(reinterpret_cast<char *>(&t.residual_scale), sizeof t.residual_scale);
+    if (!in || t.d_model <= 0 || t.action_dim <= 0 || t.action_hidden <= 0 || t.max_tokens <= 0 || t.vocab <= 0 || t.perf_hidden <= 0 ||
+        t.state_rank < 0 || t.state_rank > 4096)
+        throw std::runtime_error("transition tables " + path + ": bad header");
+    const uint64_t D = uint64_t(t.d_model), A = uint64_t(t.action_dim), H = uint64_t(t.action_hidden), R = uint64_t(t.state_rank),
+                   K = kActionContextFeatures;
+    t.tokens = read_vector(in, uint64_t(t.vocab) * A, path);
+    t.positions = read_vector(in, uint64_t(t.max_tokens) * A, path);
+    t.context_w = read_vector(in, A * K, path);
+    t.context_b = read_vector(in, A, path);
+    t.hidden_w = read_vector(in, H * A, path);
+    t.hidden_b = read_vector(in, H, path);
+    t.w_w = read_vector(in, D * H, path);
+    t.w_b = read_vector(in, D, path);
+    t.d_w = read_vector(in, D * H, path);
+    t.d_b = read_vector(in, D, path);
+    t.g_w = read_vector(in, D * H, path);
+    t.g_b = read_vector(in, D, path);
+    t.state_z_w = read_vector(in, R * D, path);
+    t.state_h_w = read_vector(in, R * H, path);
+    t.state_h_b = read_vector(in, R, path);
+    t.state_w_w = read_vector(in, D * R, path);
+    t.state_d_w = read_vector(in, D * R, path);
+    t.state_g_w = read_vector(in, D * R, path);
+    const uint64_t P = uint64_t(t.perf_hidden);
+    t.perf_hidden_w = read_vector(in, P * D, path);
+    t.perf_hidden_b = read_vector(in, P, path);
+    t.perf_out_w = read_vector(in, P, path);
+    t.perf_out_b = read_vector(in, 1, path);
+    return t;
+}
+
+Rollout::Rollout(RolloutTables tables, const Tokenizer &tokenizer) : tables_(std::move(tables)), tokenizer_(tokenizer) {
+    if (tokenizer_.vocab_size() != tables_.vocab)
+        throw std::runtime_error("transition tables were trained with a vocabulary of " + std::to_string(tables_.vocab) +
+                                 " words, the tokenizer has " + std::to_string(tokenizer_.vocab_size()));
+    const int D = tables_.d_model, R = tables_.state_rank;
+    e_.resize(size_t(tables_.action_dim));
+    h_.resize(size_t(tables_.action_hidden));
+    p_.resize(size_t(tables_.perf_hidden));
+    s_.resize(size_t(R));
+    w_.resize(size_t(D));
+    g_.resize(size_t(D));
+    d_.resize(size_t(D));
+    const int A = tables_.action_dim, H = tables_.action_hidden, P = tables_.perf_hidden;
+    t_.context = transposed(tables_.context_w, A, kActionContextFeatures);
+    t_.hidden = transposed(tables_.hidden_w, H, A);
+    t_.w = transposed(tables_.w_w, D, H);
+    t_.d = transposed(tables_.d_w, D, H);
+    t_.g = transposed(tables_.g_w, D, H);
+    t_.perf = transposed(tables_.perf_hidden_w, P, D);
+    if (R > 0) {
+        t_.state_h = transposed(tables_.state_h_w, R, H);
+        t_.state_z = transposed(tables_.state_z_w, R, D);
+        state_w_t_ = transposed(tables_.state_w_w, D, R);
+        state_d_t_ = transposed(tables_.state_d_w, D, R);
+        state_g_t_ = transposed(tables_.state_g_w, D, R);
+    }
+}
+
+const Rollout::Params &Rollout::params_of(const Action &action, const ActionContext *context) {
+    const bool with_context = tables_.action_context && context;
+    const uint64_t key = with_context ? context_hash(action_hash(action), *context) : action_hash(action);
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return it->second;
+    if (cache_.size() >= kMaxCachedActions) cache_.clear();
+    const int A = tables_.action_dim, H = tables_.action_hidden, D = tables_.d_model, R = tables_.state_rank;
+    const std::vector<int32_t> ids = action_ids(tokenizer_, action, tables_.max_tokens);
+    std::fill(e_.begin(), e_.end(), 0.0f);
+    for (size_t p = 0; p < ids.size(); p++) {
+        const float *tok = &tables_.tokens[size_t(ids[p]) * size_t(A)];
+        const float *pos = &tables_.positions[p * size_t(A)];
+        for (int i = 0; i < A; i++) e_[size_t(i)] += tok[i] + pos[i];
+    }
+    if (!ids.empty())
+        for (float &v : e_) v /= float(ids.size());
+    // The context's projection (its bias is added for a zero context too, as torch does).
+    const ActionContext zero{};
+    std::vector<float> ctx(static_cast<size_t>(A));
+    affine_t(t_.context.data(), tables_.context_b.data(), with_context ? context->data() : zero.data(), kActionContextFeatures, A, ctx.data());
+    for (int i = 0; i < A; i++) e_[size_t(i)] += ctx[size_t(i)];
+    affine_t(t_.hidden.data(), tables_.hidden_b.data(), e_.data(), A, H, h_.data());
+    for (float &v : h_) v = gelu(v);
+    Params p;
+    p.w.resize(size_t(D));
+    p.d.resize(size_t(D));
+    p.g.resize(size_t(D));
+    affine_t(t_.w.data(), tables_.w_b.data(), h_.data(), H, D, p.w.data());
+    affine_t(t_.d.data(), tables_.d_b.data(), h_.data(), H, D, p.d.data());
+    affine_t(t_.g.data(), tables_.g_b.data(), h_.data(), H, D, p.g.data());
+    if (R > 0) {
+        p.u.resize(size_t(R));
+        affine_t(t_.state_h.data(), tables_.state_h_b.data(), h_.data(), H, R, p.u.data());
+    } else {
+        float norm = 0;
+        for (float v : p.w) norm += v * v;
+        norm = std::max(std::sqrt(norm), 1e-12f);  // as torch's normalize (eps 1e-12)
+        for (float &v : p.w) v /= norm;
+        for (float &v : p.g) v = tables_.residual_scale * std::tanh(v);
+    }
+    return cache_.emplace(key, std::move(p)).first->second;
+}
+
+namespace {
+
+/// The state-reading part of a step: s = tanh(S_z z + u) (S_z given transposed, [D, R]); w += C_w^T s,
+/// d += C_d^T s, g += C_g^T s (the C given as [R, D]); then w normalized and g gated.
+WORLDTUNE_VECTOR_CLONES
+void state_correction(const float *SzT, const float *u, const float *Cw, const float *Cd, const float *Cg, const float *z, int R, int D,
+                      float residual_scale, float *s, float *w, float *d, float *g) {
+    affine_t(SzT, u, z, D, R, s);
+    for (int j = 0; j < R; j++) s[j] = fast_tanh(s[j]);
+    for (int j = 0; j < R; j++) {
+        const float sj = s[j];
+        const float *cw = Cw + size_t(j) * size_t(D), *cd = Cd + size_t(j) * size_t(D), *cg = Cg + size_t(j) * size_t(D);
+        for (int i = 0; i < D; i++) {
+            w[i] += sj * cw[i];
+            d[i] += sj * cd[i];
+            g[i] += sj * cg[i];
+        }
+    }
+    const float inv = 1.0f / std::max(std::sqrt(dot(w, w, D)), 1e-12f);
+    for (int i = 0; i < D; i++) {
+        w[i] *= inv;
+        g[i] = residual_scale * fast_tanh(g[i]);
+    }
+}
+
+/// z <- (1 + g) * (z - (w . z) w) + d.
+WORLDTUNE_VECTOR_CLONES
+void transh_step(const float *w, const float *d, const float *g, int D, float *z) {
+    const float wz = dot(w, z, D);
+    for (int i = 0; i < D; i++) z[i] = (1.0f + g[i]) * (z[i] - wz * w[i]) + d[i];
+}
+
+}  // namespace
+
+void Rollout::step(const Params &p, std::vector<float> &z) {
+    const int D = int(z.size()), R = tables_.state_rank;
+    if (R == 0) return transh_step(p.w.data(), p.d.data(), p.g.data(), D, z.data());
+    std::copy(p.w.begin(), p.w.end(), w_.begin());
+    std::copy(p.d.begin(), p.d.end(), d_.begin());
+    std::copy(p.g.begin(), p.g.end(), g_.begin());
+    state_correction(t_.state_z.data(), p.u.data(), state_w_t_.data(), state_d_t_.data(), state_g_t_.data(), z.data(), R, D,
+                     tables_.residual_scale, s_.data(), w_.data(), d_.data(), g_.data());
+    transh_step(w_.data(), d_.data(), g_.data(), D, z.data());
+}
+
+void Rollout::run(const std::vector<float> &z0, const ActionList &actions, const std::vector<ActionContext> &contexts,
+                  std::vector<float> &out) {
+    out.assign(z0.begin(), z0.end());
+    for (size_t t = 0; t < actions.size(); t++) step(params_of(actions[t], t < contexts.size() ? &contexts[t] : nullptr), out);
+}
+
+float Rollout::probe(const std::vector<float> &z) {
+    affine_t(t_.perf.data(), tables_.perf_hidden_b.data(), z.data(), tables_.d_model, tables_.perf_hidden, p_.data());
+    for (float &v : p_) v = gelu(v);
+    float score = 0;
+    score = tables_.perf_out_b[0] + dot(tables_.perf_out_w.data(), p_.data(), tables_.perf_hidden);
+    return score;
+}
+
+void Rollout::features(const std::vector<float> &z0, const ActionList &actions, const std::vector<ActionContext> &contexts,
+                       std::vector<float> &out) {
+    run(z0, actions, contexts, out);
+    const float score = probe(out);
+    out.push_back(score);
+}
+
+std::vector<std::vector<float>> Rollout::trajectory(const std::vector<float> &z0, const ActionList &actions,
+                                                    const std::vector<ActionContext> &contexts) {
+    std::vector<std::vector<float>> states;
+    std::vector<float> z = z0;
+    for (size_t t = 0; t < actions.size(); t++) {
+        step(params_of(actions[t], t < contexts.size() ? &contexts[t] : nullptr), z);
+        states.push_back(z);
+    }
+    return states;
+}
+
+}  // namespace worldtune

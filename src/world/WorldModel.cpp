@@ -1,0 +1,292 @@
+#include "world/WorldModel.h"
+
+#include "lower/StateText.h"
+#include "measure/Hardware.h"
+#include "world/CalibrationFile.h"
+#include "world/Encoder.h"
+#include "world/Windows.h"
+
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <limits>
+#include <thread>
+
+namespace worldtune {
+
+const char *world_variant_model_name(WorldVariant v) {
+    switch (v) {
+    case WorldVariant::World: return "world";
+    case WorldVariant::Initial: return "world-initial";
+    case WorldVariant::Final: return "world-final";
+    case WorldVariant::Actions: return "world-actions";
+    }
+    return "world";
+}
+
+const char *world_variant_ranker(WorldVariant v) {
+    switch (v) {
+    case WorldVariant::World: return "world";
+    case WorldVariant::Initial: return "initial";
+    case WorldVariant::Final: return "final";
+    case WorldVariant::Actions: return "actions";
+    }
+    return "world";
+}
+
+WorldVariant world_variant_from_ranker(const std::string &ranker) {
+    for (WorldVariant v : {WorldVariant::World, WorldVariant::Initial, WorldVariant::Final, WorldVariant::Actions})
+        if (ranker == world_variant_ranker(v)) return v;
+    throw std::invalid_argument("unknown ranker variant '" + ranker + "' (world, initial, final, actions)");
+}
+
+namespace {
+
+constexpr size_t kParallelRowsFrom = 256;  ///< batches this large build their rows on every thread
+
+int state_dim_of(WorldVariant v, int d_model) { return ranker_state_dim(world_variant_ranker(v), d_model); }
+
+}  // namespace
+
+WorldModel::WorldModel(const std::string &bundle_dir, WorldVariant variant, int threads, bool use_calibration)
+    : bundle_(WorldBundle::open(bundle_dir)), variant_(variant), threads_(threads),
+      ranker_(world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model)),
+      calibration_(world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model)),
+      online_(world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model)) {
+    try {
+        WorldConfig c = bundle_.config;
+        c.threads = threads;
+        encoder_ = std::make_unique<Encoder>(c, bundle_.tokenizer.vocab_size());
+        encoder_->load(bundle_.path("encoder.pt"));
+        const RolloutTables tables = RolloutTables::load(bundle_.path("transition.bin"));
+        rollout_ = std::make_unique<Rollout>(tables, bundle_.tokenizer);
+        for (int t = 1; t < threads; t++) rollouts_.push_back(std::make_unique<Rollout>(tables, bundle_.tokenizer));
+        ranker_ = Ranker::load(bundle_.path(std::string("ranker_") + world_variant_ranker(variant) + ".ubj"),
+                               world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model),
+                               bundle_.config.ranker_schedule_stats);
+    } catch (const BundleError &) {
+        throw;
+    } catch (const std::exception &e) {
+        throw BundleError(std::string("world model: ") + e.what());
+    }
+    hardware_ = hardware_json();
+    const std::string calibration = bundle_.path(std::string("calibration_") + world_variant_ranker(variant) + ".ubj");
+    if (use_calibration && std::filesystem::exists(calibration)) {
+        const nlohmann::json about = read_json_or(bundle_.path("calibration.json"), nullptr);
+        if (about.is_object() && about.value("format", "") == kCalibrationFormat && about.value("version", 0) == kCalibrationVersion &&
+            same_machine(about.value("hardware", nlohmann::json()), hardware_)) {
+            try {
+                calibration_ = Ranker::load(calibration, world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model), true);
+            } catch (const std::exception &e) {
+                throw BundleError(std::string("world model: ") + e.what());
+            }
+            calibration_.set_base(&ranker_);
+            calibrated_ = true;
+        }
+    }
+}
+
+WorldModel::~WorldModel() = default;
+
+std::vector<float> WorldModel::encode_text(const std::string &text) const { return encode_texts({text})[0]; }
+
+std::vector<std::vector<float>> WorldModel::encode_texts(const std::vector<std::string> &texts) const {
+    TokenTexts ids;
+    for (const std::string &t : texts) ids.push_back(bundle_.tokenizer.encode(t));
+    return encoder_->encode(ids);
+}
+
+void WorldModel::set_task(const WorkloadSpec &spec) {
+    task_ = spec;
+    has_task_ = true;
+    const std::string key = spec.canonical();
+    auto it = z0_cache_.find(key);
+    if (it == z0_cache_.end()) it = z0_cache_.emplace(key, encode_text(state_text(spec, {}))).first;
+    z0_ = it->second;
+    auto f = stages_cache_.find(key);
+    if (f == stages_cache_.end()) {
+        const auto workload = build_workload(spec);
+        f = stages_cache_.emplace(key, TaskStages{workload->func_infos, workload->flops}).first;
+    }
+    stages_ = &f->second;
+}
+
+std::vector<float> WorldModel::online_rows(const std::vector<KeyedFeatures> &schedules, const std::vector<float> &rows,
+                                           size_t columns) const {
+    if (columns == 0) return rows;
+    const size_t base = size_t(row_width());
+    std::vector<float> out;
+    out.reserve(schedules.size() * (base + columns));
+    for (size_t i = 0; i < schedules.size(); i++) {
+        out.insert(out.end(), rows.begin() + long(i * base), rows.begin() + long((i + 1) * base));
+        online_columns_.append_row(schedules[i], columns, out);
+    }
+    return out;
+}
+
+std::vector<float> WorldModel::latent_inputs(const std::vector<float> &rows) const {
+    // The state part (z^_T and the probe's score, or an ablation's vector) and the parallelism features.
+    const size_t width = size_t(row_width()), state = size_t(prior().state_dim()), n = rows.size() / width;
+    std::vector<float> out;
+    out.reserve(n * size_t(latent_width()));
+    for (size_t i = 0; i < n; i++) {
+        const auto row = rows.begin() + long(i * width);
+        out.insert(out.end(), row, row + long(state));
+        out.insert(out.end(), row + long(width - kParallelismFeatures), row + long(width));
+    }
+    return out;
+}
+
+std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candidates, std::vector<bool> *valid) {
+    if (!has_task_) throw std::logic_error("WorldModel: set_task() before scoring");
+    std::vector<float> rows;
+    rows.reserve(candidates.size() * size_t(row_width()));
+    if (valid) valid->assign(candidates.size(), true);
+    std::vector<std::vector<float>> finals;
+    if (variant_ == WorldVariant::Final) {
+        std::vector<std::string> texts;
+        for (size_t i = 0; i < candidates.size(); i++) {
+            try {
+                texts.push_back(state_text(task_, candidates[i]));
+            } catch (const std::exception &) {
+                texts.push_back("");
+                if (valid) (*valid)[i] = false;
+            }
+        }
+        finals = encode_texts(texts);
+    }
+    // Rows are independent: large batches are split over the model's threads, one rollout (with its own
+    // action cache) per thread.
+    const size_t width = size_t(row_width()), n = candidates.size();
+    rows.assign(n * width, 0.0f);
+    auto build = [&](size_t begin, size_t end, Rollout &rollout) {
+        std::vector<float> z, parallelism, row;
+        std::vector<ActionContext> contexts;
+        for (size_t i = begin; i < end; i++) {
+            parallelism.clear();
+            row.clear();
+            read_schedule(stages_->funcs, candidates[i], stages_->flops, contexts, parallelism);
+            switch (variant_) {
+            case WorldVariant::World:
+                rollout.features(z0_, candidates[i], contexts, z);
+                row.insert(row.end(), z.begin(), z.end());
+                break;
+            case WorldVariant::Initial: row.insert(row.end(), z0_.begin(), z0_.end()); break;
+            case WorldVariant::Final: row.insert(row.end(), finals[i].begin(), finals[i].end()); break;
+            case WorldVariant::Actions: break;
+            }
+            append_candidate_features(candidates[i], contexts, parallelism, hardware_, bundle_.config.ranker_schedule_stats, row);
+            if (!bundle_.config.ranker_schedule_stats) row.insert(row.end(), parallelism.begin(), parallelism.end());
+            std::copy(row.begin(), row.end(), rows.begin() + long(i * width));
+        }
+    };
+    const size_t workers = n >= kParallelRowsFrom ? std::min<size_t>(rollouts_.size() + 1, size_t(std::max(1, threads_))) : 1;
+    std::vector<std::thread> pool;
+    const size_t chunk = (n + workers - 1) / workers;
+    for (size_t t = 1; t < workers; t++)
+        pool.emplace_back(build, std::min(n, t * chunk), std::min(n, (t + 1) * chunk), std::ref(*rollouts_[t - 1]));
+    build(0, std::min(n, chunk), *rollout_);
+    for (std::thread &t : pool) t.join();
+    return rows;
+}
+
+std::vector<double> WorldModel::predict(const std::vector<ActionList> &candidates) {
+    std::vector<bool> valid;
+    const std::vector<float> rows = feature_rows(candidates, &valid);
+    std::vector<double> scores;
+    if (online_trained_) {
+        if (online_width_ == 0) {
+            scores = online_.predict(rows, candidates.size());
+        } else {
+            std::vector<KeyedFeatures> schedules;
+            schedules.reserve(candidates.size());
+            for (const ActionList &c : candidates) schedules.push_back(schedule_features(stages_->funcs, c));
+            scores = online_.predict(online_rows(schedules, rows, online_width_), candidates.size());
+        }
+    } else {
+        scores = prior().predict(rows, candidates.size());
+        if (latent_.fitted()) scores = latent_.score(scores, latent_inputs(rows));
+    }
+    for (size_t i = 0; i < scores.size(); i++)
+        if (!valid[i]) scores[i] = -std::numeric_limits<double>::infinity();
+    return scores;
+}
+
+struct WorldModel::OnlineGroup {
+    std::vector<ActionList> actions;
+    std::vector<double> latencies;
+    std::vector<float> rows;              ///< feature_rows
+    std::vector<KeyedFeatures> schedules;  ///< schedule features (the booster, when it reads them)
+};
+
+void WorldModel::update(const std::vector<MeasureResult> &results) {
+    bool added = false;
+    for (const MeasureResult &r : results) {
+        if (r.error == ErrorKind::Schedule) continue;
+        try {
+            measured_[r.spec].emplace_back(actions_from_json(r.actions), r.ok() ? r.timing.median_s : 0.0);
+            added = true;
+        } catch (const std::exception &) {
+            continue;
+        }
+    }
+    const std::string &mode = bundle_.config.online_mode;
+    if (!added || mode == "none") return;
+    // Online learning reads every task measured in this run, one group per task.
+    const WorkloadSpec current = task_;
+    const bool had_task = has_task_;
+    const bool booster = mode == "booster";
+    std::vector<OnlineGroup> groups;
+    for (const auto &[spec, list] : measured_) {
+        int ok = 0;
+        for (const auto &entry : list) ok += entry.second > 0;
+        if (ok < 2) continue;
+        set_task(WorkloadSpec::parse(spec));
+        OnlineGroup g;
+        for (const auto &entry : list) {
+            g.actions.push_back(entry.first);
+            g.latencies.push_back(entry.second);
+            if (booster && bundle_.config.online_schedule_features) {
+                g.schedules.push_back(schedule_features(stages_->funcs, entry.first));
+                online_columns_.add_keys(g.schedules.back());
+            }
+        }
+        g.rows = feature_rows(g.actions);
+        groups.push_back(std::move(g));
+    }
+    if (had_task) set_task(current);
+    if (groups.empty()) return;
+    if (booster) update_booster(groups);
+    else update_latent(groups);
+}
+
+void WorldModel::update_latent(const std::vector<OnlineGroup> &groups) {
+    std::vector<CorrectionGroup> data;
+    for (const OnlineGroup &g : groups)
+        data.push_back({prior().predict(g.rows, g.latencies.size()), latent_inputs(g.rows), g.latencies});
+    latent_.fit(data, latent_width(), bundle_.config.online_l2);
+}
+
+void WorldModel::update_booster(const std::vector<OnlineGroup> &groups) {
+    const size_t columns = bundle_.config.online_schedule_features ? online_columns_.size() : 0;
+    const size_t width = size_t(row_width()) + columns;
+    RankingData data;
+    for (const OnlineGroup &g : groups) {
+        const std::vector<float> rows = online_rows(g.schedules, g.rows, columns);
+        std::vector<std::vector<float>> group;
+        for (size_t i = 0; i < g.latencies.size(); i++)
+            group.emplace_back(rows.begin() + long(i * width), rows.begin() + long((i + 1) * width));
+        data.add_group(group, g.latencies);
+    }
+    if (data.size() == 0) return;
+    RankerParams p = ranker_params(bundle_.config);
+    p.rounds = bundle_.config.online_rounds;
+    p.depth = std::min(4, bundle_.config.ranker_depth);
+    p.eta = bundle_.config.online_eta;
+    p.threads = 1;
+    online_.train_on_top(prior(), data, p);
+    online_width_ = columns;
+    online_trained_ = true;
+}
+
+}  // namespace worldtune
