@@ -15,10 +15,9 @@
 
 namespace worldtune::cli {
 
-void add_dataset_commands(CLI::App &app) {
-    CLI::App *dataset = app.add_subcommand("dataset", "Build and inspect the trajectory dataset");
-    dataset->require_subcommand(1);
+namespace {
 
+void add_workloads_subcommand(CLI::App *dataset) {
     struct ListOptions {
         uint64_t seed = kDefaultCollectionSeed;
         int generated = kDefaultGeneratedPerOp;
@@ -37,7 +36,9 @@ void add_dataset_commands(CLI::App &app) {
                     list->generated);
         for (const std::string &s : specs) std::printf("%s\n", s.c_str());
     });
+}
 
+void add_collect_subcommand(CLI::App *dataset) {
     struct CollectCli {
         std::string list = "data/collection_workloads.txt", db = RecordStore::kDefaultPath, models = "random,static";
         CollectParams params;
@@ -87,12 +88,9 @@ void add_dataset_commands(CLI::App &app) {
                     s.workloads_done, specs.size(), s.workloads_skipped,
                     s.time_limit_hit ? "; stopped at the time limit (run again to resume)" : "");
     });
+}
 
-    struct ExportCli {
-        std::string db = RecordStore::kDefaultPath, out;
-        ExportOptions options;
-    };
-    auto exp = std::make_shared<ExportCli>();
+void add_corpus_subcommand(CLI::App *dataset) {
     auto corpus = std::make_shared<TransitionCorpusParams>();
     auto corpus_dir = std::make_shared<std::string>();
     CLI::App *corpus_cmd = dataset->add_subcommand(
@@ -117,7 +115,14 @@ void add_dataset_commands(CLI::App &app) {
         std::printf("%s: %d workloads, %d trajectories, %lld transitions%s (%d workloads in %.0f s this run)\n", corpus_dir->c_str(),
                     r.workloads, r.trajectories, (long long)r.transitions, r.complete ? ", complete" : "", r.fresh_workloads, r.seconds);
     });
+}
 
+void add_export_subcommand(CLI::App *dataset) {
+    struct ExportCli {
+        std::string db = RecordStore::kDefaultPath, out;
+        ExportOptions options;
+    };
+    auto exp = std::make_shared<ExportCli>();
     CLI::App *export_cmd = dataset->add_subcommand("export", "Write the records as a dataset file with splits by workload");
     export_cmd->add_option("--db", exp->db, "Records database")->capture_default_str();
     export_cmd->add_option("--out", exp->out, "Output dataset file (.jsonl)")->required();
@@ -141,7 +146,10 @@ void add_dataset_commands(CLI::App &app) {
         if (s.skipped_other_hardware) std::printf(" (%lld records of other machines left out)", (long long)s.skipped_other_hardware);
         std::printf("\n");
     });
+}
 
+/// `dataset stats` and `dataset verify`.
+void add_file_subcommands(CLI::App *dataset) {
     struct FileOptions {
         std::string file;
         int sample = 50;
@@ -173,6 +181,18 @@ void add_dataset_commands(CLI::App &app) {
         std::printf("ok: %lld workloads, %lld trajectories; %d trajectories' regenerated texts match their stored hashes\n",
                     (long long)d.workloads.size(), (long long)d.trajectory_count(), check.checked);
     });
+}
+
+}  // namespace
+
+void add_dataset_commands(CLI::App &app) {
+    CLI::App *dataset = app.add_subcommand("dataset", "Build and inspect the trajectory dataset");
+    dataset->require_subcommand(1);
+    add_workloads_subcommand(dataset);
+    add_collect_subcommand(dataset);
+    add_corpus_subcommand(dataset);
+    add_export_subcommand(dataset);
+    add_file_subcommands(dataset);
 }
 
 }  // namespace worldtune::cli

@@ -129,7 +129,7 @@ void compare_workloads(const BenchParams &p, const BenchPlan &plan, const std::v
                        BenchResults &results) {
     Measurer measurer(p.measure);
     std::mt19937_64 order_rng(p.seed * 4242);
-    const SideBySideParams side{p.rounds, plan.peers, peer_params(p.measure, p.peer_timeout)};
+    const SideBySideParams side{p.rounds, plan.peers, peer_params(p.measure, p.peer_timeout), p.measure.worker_binary};
     for (size_t w = 0; w < results.workloads.size(); w++) {
         BenchWorkload &res = results.workloads[w];
         std::fprintf(stderr, "[compare %zu/%zu] %s\n", w + 1, results.workloads.size(), res.spec.c_str());

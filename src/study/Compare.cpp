@@ -138,7 +138,7 @@ CompareResults run_compare(const CompareParams &p) {
     RecordStore store(p.db);
     CostModelParams model_params;
     model_params.world_bundle = p.bundle;
-    const SideBySideParams side{p.rounds, results.peers, peer_params(p.measure, p.peer_timeout)};
+    const SideBySideParams side{p.rounds, results.peers, peer_params(p.measure, p.peer_timeout), p.measure.worker_binary};
     const int largest = results.columns.back().trials;
     for (const WorkloadSpec &spec : specs) {
         CompareWorkload w;

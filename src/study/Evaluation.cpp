@@ -99,17 +99,37 @@ static ThroughputReport scoring_throughput(const Dataset &dataset, const EvalOpt
     return report;
 }
 
-EvalReport evaluate_world_model(const EvalOptions &o, const std::function<void(const std::string &)> &log) {
-    const double t0 = now_seconds();
-    EvalReport report;
-    const Dataset dataset = load_dataset(o.dataset);
-    // The static model learns from the train split of the datasets the bundle was trained on (leave one
-    // machine out: another machine's file than the one evaluated).
-    const Dataset train_set = o.train_datasets.empty() ? dataset : load_datasets(o.train_datasets);
-    WorldModel world(o.bundle, WorldVariant::World, o.threads);
-    const WorldBundle &bundle = world.bundle();
-    const std::vector<std::pair<WorldVariant, std::string>> variants = {
-        {WorldVariant::Initial, "initial"}, {WorldVariant::Final, "final"}, {WorldVariant::Actions, "actions"}};
+namespace {
+
+/// Trains the static model on the train split of `train_set` (up to o.static_per_workload per workload).
+void train_static(const Dataset &train_set, const EvalOptions &o, StaticModel &static_model,
+                  const std::function<void(const std::string &)> &log) {
+    std::vector<MeasureResult> train;
+    std::mt19937_64 rng(o.seed);
+    for (const DatasetWorkload &w : train_set.workloads) {
+        if (w.split != SplitKind::Train) continue;
+        std::vector<size_t> order(w.trajectories.size());
+        for (size_t i = 0; i < order.size(); i++) order[i] = i;
+        std::shuffle(order.begin(), order.end(), rng);
+        if (o.static_per_workload > 0 && order.size() > size_t(o.static_per_workload)) order.resize(size_t(o.static_per_workload));
+        for (size_t i : order) {
+            const DatasetTrajectory &t = w.trajectories[i];
+            MeasureResult r;
+            r.spec = w.spec;
+            r.actions = t.actions;
+            r.error = t.error;
+            r.timing.median_s = t.latency_s;
+            train.push_back(std::move(r));
+        }
+    }
+    const double ts = now_seconds();
+    log("static model: training on " + std::to_string(train.size()) + " train-split trajectories (lowering each)");
+    static_model.update(train);
+    log("static model trained in " + std::to_string(int(now_seconds() - ts)) + " s");
+}
+
+/// The shipped rankers of every variant the offline evaluation scores.
+std::map<std::string, Ranker> load_rankers(const WorldBundle &bundle) {
     std::map<std::string, Ranker> rankers;
     const int D = bundle.config.d_model;
     const bool stats = bundle.config.ranker_schedule_stats;
@@ -117,41 +137,16 @@ EvalReport evaluate_world_model(const EvalOptions &o, const std::function<void(c
     rankers.emplace("initial", Ranker::load(bundle.path("ranker_initial.ubj"), "initial", D, stats));
     rankers.emplace("final", Ranker::load(bundle.path("ranker_final.ubj"), "final", D, stats));
     rankers.emplace("actions", Ranker::load(bundle.path("ranker_actions.ubj"), "actions", 0, stats));
+    return rankers;
+}
+
+/// Every model's ranking metrics on the workloads of `split`, averaged into report.models.
+void score_split(const Dataset &dataset, SplitKind split, const EvalOptions &o, WorldModel &world, StaticModel &static_model,
+                 EvalReport &report) {
+    const WorldBundle &bundle = world.bundle();
+    const std::map<std::string, Ranker> rankers = load_rankers(bundle);
     Rollout rollout(RolloutTables::load(bundle.path("transition.bin")), bundle.tokenizer);
     TextCache texts(bundle.path("cache/texts.db"));
-
-    // The static model, trained on the train split.
-    CostModelParams sp;
-    sp.seed = o.seed;
-    sp.threads = o.threads;
-    StaticModel static_model(sp);
-    const SplitKind split = o.split == "val" ? SplitKind::Val : SplitKind::Test;
-    if (o.split != "val" && o.split != "test") throw std::runtime_error("eval: --split is val or test, not '" + o.split + "'");
-    if (!o.quick) {
-        std::vector<MeasureResult> train;
-        std::mt19937_64 rng(o.seed);
-        for (const DatasetWorkload &w : train_set.workloads) {
-            if (w.split != SplitKind::Train) continue;
-            std::vector<size_t> order(w.trajectories.size());
-            for (size_t i = 0; i < order.size(); i++) order[i] = i;
-            std::shuffle(order.begin(), order.end(), rng);
-            if (o.static_per_workload > 0 && order.size() > size_t(o.static_per_workload)) order.resize(size_t(o.static_per_workload));
-            for (size_t i : order) {
-                const DatasetTrajectory &t = w.trajectories[i];
-                MeasureResult r;
-                r.spec = w.spec;
-                r.actions = t.actions;
-                r.error = t.error;
-                r.timing.median_s = t.latency_s;
-                train.push_back(std::move(r));
-            }
-        }
-        const double ts = now_seconds();
-        log("static model: training on " + std::to_string(train.size()) + " train-split trajectories (lowering each)");
-        static_model.update(train);
-        log("static model trained in " + std::to_string(int(now_seconds() - ts)) + " s");
-    }
-
     std::map<std::string, RankingMetricsMean> means;
     std::mt19937_64 rng(o.seed * 977);
     std::uniform_real_distribution<double> unit(0, 1);
@@ -205,100 +200,126 @@ EvalReport evaluate_world_model(const EvalOptions &o, const std::function<void(c
         means["random"].add(latencies, random_scores);
     }
     for (const auto &[name, m] : means) report.models[name] = m.mean();
+}
+
+/// Distances between E(s_0) of divisibility pairs (1023 vs 1024) against other workloads of the op.
+void state_noise(const Dataset &dataset, WorldModel &world, std::vector<std::string> &specs, EvalReport &report) {
+    std::vector<std::string> s0;
+    specs.clear();
+    for (const DatasetWorkload &w : dataset.workloads) {
+        specs.push_back(w.spec);
+        try {
+            s0.push_back(state_text(WorkloadSpec::parse(w.spec), {}));
+        } catch (const std::exception &) {
+            s0.push_back("");
+        }
+    }
+    const std::vector<std::vector<float>> z = world.encode_texts(s0);
+    double pair_sum = 0, other_sum = 0;
+    int other = 0;
+    for (size_t a = 0; a < specs.size(); a++)
+        for (size_t b = a + 1; b < specs.size(); b++) {
+            std::string op_a, op_b;
+            spec_fields(specs[a], op_a);
+            spec_fields(specs[b], op_b);
+            if (op_a != op_b) continue;
+            const double d = distance(z[a], z[b]);
+            if (divisibility_pair(specs[a], specs[b])) {
+                report.noise.pairs++;
+                pair_sum += d;
+                if (report.noise.examples.size() < 6) {
+                    char line[64];
+                    std::snprintf(line, sizeof line, ": %.3f", d);
+                    report.noise.examples.push_back("`" + specs[a] + "` | `" + specs[b] + "`" + line);
+                }
+            } else {
+                other_sum += d;
+                other++;
+            }
+        }
+    report.noise.pair_distance = report.noise.pairs ? pair_sum / report.noise.pairs : 0;
+    report.noise.same_op_distance = other ? other_sum / other : 0;
+}
+
+/// The same schedules applied to both workloads of a pair (where a non-dividing split adds boundary code to
+/// one text), against the same schedules applied to other workloads of the op.
+void scheduled_noise(const Dataset &dataset, const EvalOptions &o, WorldModel &world, const std::vector<std::string> &specs,
+                     EvalReport &report) {
+    std::mt19937_64 pick_rng(o.seed * 31);
+    double sp_sum = 0, so_sum = 0;
+    int sp_n = 0, so_n = 0;
+    auto text_or_empty = [](const std::string &spec, const nlohmann::json &actions) {
+        try {
+            return state_text(WorkloadSpec::parse(spec), actions_from_json(actions));
+        } catch (const std::exception &) {
+            return std::string();
+        }
+    };
+    for (size_t a = 0; a < specs.size(); a++)
+        for (size_t b = a + 1; b < specs.size(); b++) {
+            if (!divisibility_pair(specs[a], specs[b])) continue;
+            std::string op;
+            spec_fields(specs[a], op);
+            std::vector<size_t> others;
+            for (size_t c = 0; c < specs.size(); c++) {
+                std::string op_c;
+                spec_fields(specs[c], op_c);
+                if (c != a && c != b && op_c == op && !divisibility_pair(specs[a], specs[c])) others.push_back(c);
+            }
+            std::shuffle(others.begin(), others.end(), pick_rng);
+            if (others.size() > 3) others.resize(3);
+            const DatasetWorkload &wa = dataset.workloads[a];
+            int used = 0;
+            for (const DatasetTrajectory &t : wa.trajectories) {
+                if (used >= 3) break;
+                if (t.error != ErrorKind::None) continue;
+                const std::string ta = text_or_empty(specs[a], t.actions), tb = text_or_empty(specs[b], t.actions);
+                if (ta.empty() || tb.empty()) continue;
+                std::vector<std::string> batch = {ta, tb};
+                for (size_t c : others) batch.push_back(text_or_empty(specs[c], t.actions));
+                const std::vector<std::vector<float>> zs = world.encode_texts(batch);
+                sp_sum += distance(zs[0], zs[1]);
+                sp_n++;
+                for (size_t k = 2; k < batch.size(); k++)
+                    if (!batch[k].empty()) {
+                        so_sum += distance(zs[0], zs[k]);
+                        so_n++;
+                    }
+                used++;
+            }
+        }
+    report.noise.scheduled_pairs = sp_n;
+    report.noise.scheduled_pair_distance = sp_n ? sp_sum / sp_n : 0;
+    report.noise.scheduled_other_distance = so_n ? so_sum / so_n : 0;
+}
+
+}  // namespace
+
+EvalReport evaluate_world_model(const EvalOptions &o, const std::function<void(const std::string &)> &log) {
+    const double t0 = now_seconds();
+    EvalReport report;
+    const Dataset dataset = load_dataset(o.dataset);
+    // The static model learns from the train split of the datasets the bundle was trained on (leave one
+    // machine out: another machine's file than the one evaluated).
+    const Dataset train_set = o.train_datasets.empty() ? dataset : load_datasets(o.train_datasets);
+    WorldModel world(o.bundle, WorldVariant::World, o.threads);
+    if (o.split != "val" && o.split != "test") throw std::runtime_error("eval: --split is val or test, not '" + o.split + "'");
+    const SplitKind split = o.split == "val" ? SplitKind::Val : SplitKind::Test;
+    CostModelParams sp;
+    sp.seed = o.seed;
+    sp.threads = o.threads;
+    StaticModel static_model(sp);
+    if (!o.quick) train_static(train_set, o, static_model, log);
+    score_split(dataset, split, o, world, static_model, report);
     log("evaluated " + std::to_string(report.test_workloads) + " " + o.split + " workloads, " + std::to_string(report.test_trajectories) + " trajectories");
     if (o.quick) {
         report.throughput = scoring_throughput(dataset, o, world, nullptr);
         report.seconds = now_seconds() - t0;
         return report;
     }
-
-    // Divisibility noise: E(s_0) of every workload.
-    {
-        std::vector<std::string> specs, s0;
-        for (const DatasetWorkload &w : dataset.workloads) {
-            specs.push_back(w.spec);
-            try {
-                s0.push_back(state_text(WorkloadSpec::parse(w.spec), {}));
-            } catch (const std::exception &) {
-                s0.push_back("");
-            }
-        }
-        const std::vector<std::vector<float>> z = world.encode_texts(s0);
-        double pair_sum = 0, other_sum = 0;
-        int other = 0;
-        for (size_t a = 0; a < specs.size(); a++)
-            for (size_t b = a + 1; b < specs.size(); b++) {
-                std::string op_a, op_b;
-                spec_fields(specs[a], op_a);
-                spec_fields(specs[b], op_b);
-                if (op_a != op_b) continue;
-                const double d = distance(z[a], z[b]);
-                if (divisibility_pair(specs[a], specs[b])) {
-                    report.noise.pairs++;
-                    pair_sum += d;
-                    if (report.noise.examples.size() < 6) {
-                        char line[64];
-                        std::snprintf(line, sizeof line, ": %.3f", d);
-                        report.noise.examples.push_back("`" + specs[a] + "` | `" + specs[b] + "`" + line);
-                    }
-                } else {
-                    other_sum += d;
-                    other++;
-                }
-            }
-        report.noise.pair_distance = report.noise.pairs ? pair_sum / report.noise.pairs : 0;
-        report.noise.same_op_distance = other ? other_sum / other : 0;
-
-        // The same schedules applied to both workloads of a pair (where a non-dividing split adds boundary
-        // code to one text), against the same schedules applied to other workloads of the op.
-        std::mt19937_64 pick_rng(o.seed * 31);
-        double sp_sum = 0, so_sum = 0;
-        int sp_n = 0, so_n = 0;
-        auto text_or_empty = [](const std::string &spec, const nlohmann::json &actions) {
-            try {
-                return state_text(WorkloadSpec::parse(spec), actions_from_json(actions));
-            } catch (const std::exception &) {
-                return std::string();
-            }
-        };
-        for (size_t a = 0; a < specs.size(); a++)
-            for (size_t b = a + 1; b < specs.size(); b++) {
-                if (!divisibility_pair(specs[a], specs[b])) continue;
-                std::string op;
-                spec_fields(specs[a], op);
-                std::vector<size_t> others;
-                for (size_t c = 0; c < specs.size(); c++) {
-                    std::string op_c;
-                    spec_fields(specs[c], op_c);
-                    if (c != a && c != b && op_c == op && !divisibility_pair(specs[a], specs[c])) others.push_back(c);
-                }
-                std::shuffle(others.begin(), others.end(), pick_rng);
-                if (others.size() > 3) others.resize(3);
-                const DatasetWorkload &wa = dataset.workloads[a];
-                int used = 0;
-                for (const DatasetTrajectory &t : wa.trajectories) {
-                    if (used >= 3) break;
-                    if (t.error != ErrorKind::None) continue;
-                    const std::string ta = text_or_empty(specs[a], t.actions), tb = text_or_empty(specs[b], t.actions);
-                    if (ta.empty() || tb.empty()) continue;
-                    std::vector<std::string> batch = {ta, tb};
-                    for (size_t c : others) batch.push_back(text_or_empty(specs[c], t.actions));
-                    const std::vector<std::vector<float>> zs = world.encode_texts(batch);
-                    sp_sum += distance(zs[0], zs[1]);
-                    sp_n++;
-                    for (size_t k = 2; k < batch.size(); k++)
-                        if (!batch[k].empty()) {
-                            so_sum += distance(zs[0], zs[k]);
-                            so_n++;
-                        }
-                    used++;
-                }
-            }
-        report.noise.scheduled_pairs = sp_n;
-        report.noise.scheduled_pair_distance = sp_n ? sp_sum / sp_n : 0;
-        report.noise.scheduled_other_distance = so_n ? so_sum / so_n : 0;
-    }
-
+    std::vector<std::string> specs;
+    state_noise(dataset, world, specs, report);
+    scheduled_noise(dataset, o, world, specs, report);
     report.throughput = scoring_throughput(dataset, o, world, &static_model);
     report.seconds = now_seconds() - t0;
     return report;

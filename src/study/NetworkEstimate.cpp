@@ -41,7 +41,7 @@ NetworkEstimate measure_network(const std::string &network, const std::vector<st
     est.network = network;
     Measurer measurer(p.measure);
     std::mt19937_64 order_rng(4242);
-    const SideBySideParams side{p.rounds, {"libtorch"}, p.baseline};
+    const SideBySideParams side{p.rounds, {"libtorch"}, p.baseline, p.measure.worker_binary};
     for (size_t i = 0; i < entries.size(); i++) {
         const WorkloadSpec spec = WorkloadSpec::parse(entries[i].spec);
         std::vector<SideBySideEntry> schedules;

@@ -22,13 +22,14 @@ void measure_schedules(const WorkloadSpec &spec, std::vector<SideBySideEntry> &e
     }
 }
 
-void run_peer(const WorkloadSpec &spec, const std::string &peer, const BaselineParams &baseline, SideBySide &out) {
+void run_peer(const WorkloadSpec &spec, const std::string &peer, const SideBySideParams &params, SideBySide &out) {
     const std::string reason = baseline_unavailable_reason(peer, spec);
     if (!reason.empty()) {
         out.peer_note[peer] = "n/a: " + reason;
         return;
     }
-    const BaselineResult r = run_baseline_subprocess(current_executable(), peer, spec, baseline);
+    const std::string binary = params.worker_binary.empty() ? current_executable() : params.worker_binary;
+    const BaselineResult r = run_baseline_subprocess(binary, peer, spec, params.baseline);
     std::fprintf(stderr, "  %-14s %s\n", peer.c_str(), r.ok() ? (fixed(r.gflops, 1) + " GFLOP/s").c_str() : ("error: " + r.error).c_str());
     if (r.ok()) {
         out.latency[peer].push_back(r.timing.median_s);
@@ -46,7 +47,7 @@ void remeasure_side_by_side(const WorkloadSpec &spec, std::vector<SideBySideEntr
                             Measurer &measurer, std::mt19937_64 &order_rng, SideBySide &out) {
     for (int round = 0; round < params.rounds; round++) {
         measure_schedules(spec, entries, measurer, order_rng, out);
-        for (const std::string &peer : params.peers) run_peer(spec, peer, params.baseline, out);
+        for (const std::string &peer : params.peers) run_peer(spec, peer, params, out);
     }
 }
 

@@ -37,6 +37,7 @@ struct SideBySideParams {
     int rounds = 3;
     std::vector<std::string> peers;
     BaselineParams baseline;  ///< peer_params(): the candidates' threads and timing harness
+    std::string worker_binary;  ///< the worldtune binary that runs the peers ("": this process's)
 };
 
 /// Runs `params.rounds` rounds on `spec`, adding what they measure to `out`. A failed re-measurement of a
