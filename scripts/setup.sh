@@ -14,7 +14,8 @@ packages=(
   libopenblas-dev libdnnl-dev       # baselines
   ocl-icd-opencl-dev                # oneDNN's CMake package looks for OpenCL (a recommends, so named here)
   gnuplot-nox                       # plots in reports
-  python3                           # scripts: the house check (a test), summaries of runs
+  python3                           # scripts: the house and README checks (tests), summaries of runs
+  clang libclang-rt-14-dev          # libFuzzer: scripts/fuzz.sh fuzzes the parsers of outside input
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
         std::cerr << "worldtune: invalid schedule: " << e.what() << "\n";
         return 1;
     } catch (const CommandError &e) {
-        std::cerr << "worldtune: " << e.what() << "\n";
+        std::cerr << "worldtune: " << worldtune::one_line(e.what()) << "\n";
         return 1;
     } catch (const Halide::Error &e) {
         std::cerr << "worldtune: Halide error: " << worldtune::one_line(e.what()) << "\n";

@@ -2,14 +2,22 @@
 
 #include <xgboost/c_api.h>
 
+#include <cstdint>
+#include <cstdio>
 #include <limits>
 
 namespace worldtune {
 
 namespace {
 
+/// XGBoost's last error without the stack trace it appends on the following lines.
+std::string last_error() {
+    const std::string message = XGBGetLastError();
+    return message.substr(0, message.find('\n'));
+}
+
 void check(int rc, const char *what) {
-    if (rc != 0) throw XgbError(std::string("XGBoost: ") + what + ": " + XGBGetLastError());
+    if (rc != 0) throw XgbError(std::string("XGBoost: ") + what + ": " + last_error());
 }
 
 }  // namespace
@@ -48,7 +56,7 @@ Booster Booster::from_bytes(const std::string &bytes, const std::string &what) {
     check(XGBoosterCreate(nullptr, 0, &h), "creating a booster");
     Booster b(h);  // freed on the throw below
     if (XGBoosterLoadModelFromBuffer(h, bytes.data(), bst_ulong(bytes.size())) != 0)
-        throw XgbError(what + ": XGBoost cannot load it: " + XGBGetLastError());
+        throw XgbError(what + ": XGBoost cannot load it: " + last_error());
     return b;
 }
 
@@ -79,6 +87,23 @@ std::vector<float> Booster::margins(const XgbMatrix &m) const {
     bst_ulong dim = 0;
     const float *out = nullptr;
     check(XGBoosterPredictFromDMatrix(handle_, m.handle(), config, &shape, &dim, &out), "predicting");
+    bst_ulong n = 1;
+    for (bst_ulong d = 0; d < dim; d++) n *= shape[d];
+    return std::vector<float>(out, out + n);
+}
+
+std::vector<float> Booster::margins_dense(const float *rows, size_t count, size_t width) const {
+    if (count == 0) return {};
+    char array[256];  // the rows as an __array_interface__ (read-only float32, row major)
+    std::snprintf(array, sizeof array, "{\"data\": [%llu, true], \"shape\": [%llu, %llu], \"typestr\": \"<f4\", \"version\": 3}",
+                  (unsigned long long)reinterpret_cast<uintptr_t>(rows), (unsigned long long)count, (unsigned long long)width);
+    const char *config =
+        "{\"type\": 1, \"training\": false, \"iteration_begin\": 0, \"iteration_end\": 0, \"strict_shape\": false, \"cache_id\": 0, "
+        "\"missing\": NaN}";
+    const bst_ulong *shape = nullptr;
+    bst_ulong dim = 0;
+    const float *out = nullptr;
+    check(XGBoosterPredictFromDense(handle_, array, config, nullptr, &shape, &dim, &out), "predicting in place");
     bst_ulong n = 1;
     for (bst_ulong d = 0; d < dim; d++) n *= shape[d];
     return std::vector<float>(out, out + n);

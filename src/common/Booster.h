@@ -54,6 +54,9 @@ public:
     void boost(int round, const XgbMatrix &train);
     /// Raw margins of every row of `m`.
     std::vector<float> margins(const XgbMatrix &m) const;
+    /// Raw margins of `count` dense rows of `width` floats, predicted in place (no matrix is built: the
+    /// scoring path of the search, where building one costs more than the trees).
+    std::vector<float> margins_dense(const float *rows, size_t count, size_t width) const;
     /// The first `rounds` rounds as a new booster (settings are not carried over: set them again).
     Booster first_rounds(int rounds) const;
     int rounds() const;

@@ -9,9 +9,10 @@
 
 namespace worldtune {
 
-/// A malformed spec: the message is one line naming the problem.
+/// A malformed spec: the message is one line naming the problem (control characters of the quoted input
+/// are escaped, so a newline in a spec cannot break it; found by fuzzing).
 struct SpecError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+    explicit SpecError(const std::string &message);
 };
 
 /// One key an op accepts. Integer keys must be positive unless `allow_zero`; enum keys take one of `choices`.

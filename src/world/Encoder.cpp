@@ -4,6 +4,8 @@
 #include "world/Tokenizer.h"
 #include "world/Windows.h"
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <stdexcept>
@@ -13,6 +15,17 @@ namespace worldtune {
 namespace {
 constexpr int kEncodeBatch = 64;               ///< windows per forward pass when encoding
 constexpr size_t kEncodeProgressEvery = 5000;  ///< texts between progress calls when encoding
+
+/// The run-time encoder's matrices are small (one state per task, width d_model), and a multithreaded BLAS
+/// leaves its threads spinning for a while after each call, on the cores the search scores candidates on
+/// right after encoding (docs/model.md, "Throughput", has the measurement). So the process's BLAS runs on
+/// one thread once a run-time encoder exists, where the BLAS is OpenBLAS (looked up at run time: nothing
+/// to do for another one).
+void single_threaded_blas() {
+    using SetThreads = void (*)(int);
+    if (auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) set(1);
+}
+
 }  // namespace
 
 WindowBatch to_window_batch(const std::vector<const std::vector<int32_t> *> &windows) {
@@ -85,7 +98,10 @@ void load_encoder_weights(StateEncoder &encoder, const std::string &path) {
 struct Encoder::Impl {
     WorldConfig config;
     mutable StateEncoder net;
-    Impl(const WorldConfig &c, int vocab_size) : config(c), net(c, vocab_size) { torch::set_num_threads(std::max(1, c.threads)); }
+    Impl(const WorldConfig &c, int vocab_size) : config(c), net(c, vocab_size) {
+        torch::set_num_threads(std::max(1, c.threads));
+        single_threaded_blas();
+    }
 };
 
 Encoder::Encoder(const WorldConfig &config, int vocab_size) : impl_(std::make_unique<Impl>(config, vocab_size)) {}

@@ -210,7 +210,7 @@ std::vector<double> Ranker::predict(const std::vector<float> &rows, size_t count
         throw std::runtime_error("ranker: rows of " + std::to_string(rows.size()) + " values for " + std::to_string(count) +
                                  " candidates; it reads " + std::to_string(width()) + " features each");
     if (row_width > size_t(width())) return predict(narrow_rows(rows, count, int(row_width), width()), count);
-    const std::vector<float> m = booster_.margins(XgbMatrix(rows, count, size_t(width())));
+    const std::vector<float> m = booster_.margins_dense(rows.data(), count, size_t(width()));
     std::vector<double> scores(m.begin(), m.end());
     if (base_) {
         const std::vector<double> b = base_->predict(narrow_rows(rows, count, width(), base_->width()), count);

@@ -191,9 +191,9 @@ const Rollout::Params &Rollout::params_of(const Action &action, const ActionCont
         for (float &v : e_) v /= float(ids.size());
     // The context's projection (its bias is added for a zero context too, as torch does).
     const ActionContext zero{};
-    std::vector<float> ctx(static_cast<size_t>(A));
-    affine_t(t_.context.data(), tables_.context_b.data(), with_context ? context->data() : zero.data(), kActionContextFeatures, A, ctx.data());
-    for (int i = 0; i < A; i++) e_[size_t(i)] += ctx[size_t(i)];
+    ctx_.resize(static_cast<size_t>(A));
+    affine_t(t_.context.data(), tables_.context_b.data(), with_context ? context->data() : zero.data(), kActionContextFeatures, A, ctx_.data());
+    for (int i = 0; i < A; i++) e_[size_t(i)] += ctx_[size_t(i)];
     affine_t(t_.hidden.data(), tables_.hidden_b.data(), e_.data(), A, H, h_.data());
     for (float &v : h_) v = gelu(v);
     Params p;

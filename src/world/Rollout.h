@@ -79,7 +79,7 @@ private:
     } t_;
     std::vector<float> state_w_t_, state_d_t_, state_g_t_;  ///< the C matrices transposed: [R, D]
     std::unordered_map<uint64_t, Params> cache_;  ///< by action_hash and context
-    std::vector<float> e_, h_, p_, s_, w_, g_, d_;  ///< scratch
+    std::vector<float> e_, h_, p_, s_, w_, g_, d_, ctx_;  ///< scratch
 };
 
 }  // namespace worldtune
