@@ -31,6 +31,8 @@ void add_sample_command(CLI::App &app);
 void add_compare_command(CLI::App &app);
 void add_best_commands(CLI::App &app);
 void add_dataset_commands(CLI::App &app);
+void add_corpus_subcommand(CLI::App *dataset);  ///< `dataset corpus`
+void add_file_subcommands(CLI::App *dataset);   ///< `dataset stats` and `dataset verify`
 void add_train_commands(CLI::App &app);
 void add_bench_command(CLI::App &app);
 void add_replay_command(CLI::App &app);

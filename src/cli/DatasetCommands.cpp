@@ -1,12 +1,10 @@
-// `worldtune dataset workloads|collect|export|stats|verify|corpus`: the collection list, the trajectory dataset
-// file made from the records database (format in src/dataset/DatasetFile.h), and the unmeasured transition
-// corpus (src/dataset/TransitionCorpus.h).
+// `worldtune dataset workloads|collect|export`: the collection list, collecting trajectories, and the
+// dataset file made from the records database (format in src/dataset/DatasetFile.h). `dataset corpus`,
+// `stats` and `verify` are added from DatasetCorpusCommand.cpp and DatasetFileCommands.cpp.
 #include "cli/Commands.h"
 
 #include "dataset/Collector.h"
 #include "dataset/DatasetFile.h"
-#include "dataset/DatasetStats.h"
-#include "dataset/TransitionCorpus.h"
 #include "dataset/WorkloadList.h"
 #include "measure/Hardware.h"
 #include "store/RecordStore.h"
@@ -90,33 +88,6 @@ void add_collect_subcommand(CLI::App *dataset) {
     });
 }
 
-void add_corpus_subcommand(CLI::App *dataset) {
-    auto corpus = std::make_shared<TransitionCorpusParams>();
-    auto corpus_dir = std::make_shared<std::string>();
-    CLI::App *corpus_cmd = dataset->add_subcommand(
-        "corpus", "Generate and lower unmeasured trajectories of ~1,000 workloads for the transition (resumable, seeded)");
-    corpus_cmd->add_option("--out", *corpus_dir, "Corpus folder (resumes what is there)")->required();
-    corpus_cmd->add_option("--seed", corpus->seed, "Seed of the workloads and schedules")->capture_default_str();
-    corpus_cmd->add_option("--generated", corpus->generated_per_op, "Generated workloads per op kind, beside the presets")
-        ->capture_default_str()->check(CLI::NonNegativeNumber);
-    corpus_cmd->add_option("--schedules", corpus->schedules, "Random schedules per workload")->capture_default_str()->check(CLI::PositiveNumber);
-    corpus_cmd->add_option("--max-workloads", corpus->max_workloads, "Only the first N workloads of the list (0: all)")
-        ->capture_default_str()->check(CLI::NonNegativeNumber);
-    corpus_cmd->add_option("--threads", corpus->threads, "Lowering threads")->capture_default_str()->check(CLI::PositiveNumber);
-    corpus_cmd->add_option("--hours", corpus->hours, "Stop after this many hours (0: no limit); run again to resume")
-        ->capture_default_str()->check(CLI::NonNegativeNumber);
-    corpus_cmd->callback([corpus, corpus_dir] {
-        TransitionCorpusReport r;
-        try {
-            r = generate_transition_corpus(*corpus_dir, *corpus, [](const std::string &line) { std::fprintf(stderr, "%s\n", line.c_str()); });
-        } catch (const std::runtime_error &e) {
-            throw CommandError(e.what());
-        }
-        std::printf("%s: %d workloads, %d trajectories, %lld transitions%s (%d workloads in %.0f s this run)\n", corpus_dir->c_str(),
-                    r.workloads, r.trajectories, (long long)r.transitions, r.complete ? ", complete" : "", r.fresh_workloads, r.seconds);
-    });
-}
-
 void add_export_subcommand(CLI::App *dataset) {
     struct ExportCli {
         std::string db = RecordStore::kDefaultPath, out;
@@ -145,41 +116,6 @@ void add_export_subcommand(CLI::App *dataset) {
                     (long long)s.prefix_hashes);
         if (s.skipped_other_hardware) std::printf(" (%lld records of other machines left out)", (long long)s.skipped_other_hardware);
         std::printf("\n");
-    });
-}
-
-/// `dataset stats` and `dataset verify`.
-void add_file_subcommands(CLI::App *dataset) {
-    struct FileOptions {
-        std::string file;
-        int sample = 50;
-    };
-    auto stats = std::make_shared<FileOptions>();
-    CLI::App *stats_cmd = dataset->add_subcommand("stats", "Report what a dataset file holds");
-    stats_cmd->add_option("file", stats->file, "Dataset file")->required();
-    stats_cmd->add_option("--sample", stats->sample, "Final states lowered to count tokens (-1: all)")->capture_default_str();
-    stats_cmd->callback([stats] {
-        const Dataset d = load_dataset(stats->file);
-        std::printf("%s: format version %d, %s, split seed %llu\n", stats->file.c_str(), d.version,
-                    (d.hardware.is_object() ? d.hardware.value("cpu_model", std::string("unknown cpu")) : std::string("unknown cpu")).c_str(), (unsigned long long)d.seed);
-        std::printf("%s", format_stats(dataset_stats(d, stats->sample)).c_str());
-    });
-
-    auto verify = std::make_shared<FileOptions>();
-    verify->sample = -1;
-    CLI::App *verify_cmd = dataset->add_subcommand(
-        "verify", "Check the file, and that regenerated state texts match the hashes stored at export");
-    verify_cmd->add_option("file", verify->file, "Dataset file")->required();
-    verify_cmd->add_option("--sample", verify->sample, "Hashed trajectories to check (-1: all)")->capture_default_str();
-    verify_cmd->callback([verify] {
-        const Dataset d = load_dataset(verify->file);
-        const TextCheck check = verify_texts(d, verify->sample);
-        for (const std::string &p : check.problems) std::printf("mismatch: %s\n", p.c_str());
-        if (!check.ok())
-            throw CommandError(std::to_string(check.mismatched) + " of " + std::to_string(check.checked) +
-                               " regenerated state texts differ from the stored hashes");
-        std::printf("ok: %lld workloads, %lld trajectories; %d trajectories' regenerated texts match their stored hashes\n",
-                    (long long)d.workloads.size(), (long long)d.trajectory_count(), check.checked);
     });
 }
 

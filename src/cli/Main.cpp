@@ -33,22 +33,13 @@ int main(int argc, char **argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
         return app.exit(e);
-    } catch (const worldtune::SpecError &e) {
-        std::cerr << "worldtune: " << e.what() << "\n";
-        return 1;
-    } catch (const worldtune::ActionFormatError &e) {
-        std::cerr << "worldtune: " << e.what() << "\n";
-        return 1;
     } catch (const worldtune::ScheduleError &e) {
-        std::cerr << "worldtune: invalid schedule: " << e.what() << "\n";
-        return 1;
-    } catch (const CommandError &e) {
-        std::cerr << "worldtune: " << worldtune::one_line(e.what()) << "\n";
+        std::cerr << "worldtune: invalid schedule: " << worldtune::one_line(e.what()) << "\n";
         return 1;
     } catch (const Halide::Error &e) {
         std::cerr << "worldtune: Halide error: " << worldtune::one_line(e.what()) << "\n";
         return 1;
-    } catch (const std::exception &e) {
+    } catch (const std::exception &e) {  // SpecError, ActionFormatError, CommandError and the rest: one line
         std::cerr << "worldtune: " << worldtune::one_line(e.what()) << "\n";
         return 1;
     }

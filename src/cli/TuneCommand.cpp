@@ -9,8 +9,7 @@
 #include "world/WorldBundle.h"
 #include "schedule/Apply.h"
 #include "schedule/PrintHalide.h"
-#include "search/TaskScheduler.h"
-#include "search/Tuner.h"
+#include "search/StoredTuning.h"
 #include "store/RecordStore.h"
 
 #include <cstdio>
@@ -27,38 +26,32 @@ struct TuneOptions {
     bool quiet = false;
 };
 
-/// Marks every stored state of `spec` as seen by the tuner and returns them (for the model to learn from).
-std::vector<MeasureResult> resume_from(RecordStore &store, const WorkloadSpec &spec, Tuner &tuner) {
-    std::vector<MeasureResult> earlier;
-    store.for_each([&](const Record &r) {
-        tuner.mark_seen(actions_from_json(r.result.actions));
-        earlier.push_back(r.result);
-    }, spec.canonical());
-    return earlier;
-}
-
 std::string trial_line(const MeasureResult &r) {
     return r.ok() ? format_seconds(r.timing.median_s) + "  " + std::to_string(int(r.gflops + 0.5)) + " GFLOP/s"
                   : std::string("error: ") + error_kind_name(r.error);
 }
 
+StoredTuningParams stored_params(const TuneOptions &o) {
+    StoredTuningParams p;
+    p.source = "tune:" + o.model;
+    p.tune = o.tune;
+    p.measure = o.measure;
+    return p;
+}
+
 void tune_one(const TuneOptions &o, RecordStore &store, CostModel &model) {
     const WorkloadSpec spec = WorkloadSpec::parse(o.spec);
-    Measurer measurer(o.measure);
-    Tuner tuner(spec, o.tune, measurer, &model);
-    std::vector<MeasureResult> earlier = resume_from(store, spec, tuner);
-    if (!earlier.empty()) model.update(earlier);
-    std::fprintf(stderr, "tuning %s: %d trials, model %s, %d threads, %s (%zu states already in %s)\n",
-                 spec.canonical().c_str(), o.tune.trials, o.model.c_str(), o.measure.threads, hardware_summary().c_str(),
-                 earlier.size(), o.db.c_str());
+    std::fprintf(stderr, "tuning %s: %d trials, model %s, %d threads, %s\n", spec.canonical().c_str(), o.tune.trials, o.model.c_str(),
+                 o.measure.threads, hardware_summary().c_str());
     double best = 0;
-    TuneSummary summary = tuner.run([&](const MeasureResult &r, int index) {
-        store.add(r, "tune:" + o.model);
+    size_t resumed = 0;
+    const TuneSummary summary = tune_stored(store, spec, model, stored_params(o), resumed, [&](const MeasureResult &r, int index) {
         if (r.ok() && (best == 0 || r.timing.median_s < best)) best = r.timing.median_s;
         if (!o.quiet)
             std::fprintf(stderr, "[%4d/%d] %-36s best %s\n", index + 1, o.tune.trials, trial_line(r).c_str(),
                          best > 0 ? format_seconds(best).c_str() : "-");
     });
+    std::fprintf(stderr, "%zu states already in %s (not measured again)\n", resumed, o.db.c_str());
     std::printf("workload      %s\n", spec.canonical().c_str());
     std::printf("trials        %d measured (%d failed) in %.1f s: %.2f s per trial (measuring %.0f%%, search %.0f%%, of which model %.0f%%)\n",
                 summary.measured, summary.failed, summary.wall_seconds, summary.measured ? summary.wall_seconds / summary.measured : 0.0,
@@ -76,51 +69,28 @@ void tune_one(const TuneOptions &o, RecordStore &store, CostModel &model) {
 }
 
 void tune_network(const TuneOptions &o, RecordStore &store, CostModel &model) {
-    std::vector<PresetEntry> entries = preset(o.network);
-    Measurer measurer(o.measure);
-    SchedulerParams sp;
-    sp.total_trials = o.tune.trials;
-    sp.trials_per_round = o.tune.measures_per_round;
-    TuneParams per_round = o.tune;
-    per_round.trials = sp.trials_per_round;
-    TaskScheduler scheduler(entries, sp, [&](const WorkloadSpec &spec) {
-        return std::make_unique<Tuner>(spec, per_round, measurer, &model);
-    });
-    for (size_t i = 0; i < scheduler.tasks().size(); i++) {
-        const TaskState &t = scheduler.tasks()[i];
-        const WorkloadSpec spec = WorkloadSpec::parse(t.entry.spec);
-        std::vector<MeasureResult> earlier = resume_from(store, spec, *t.tuner);
-        if (!earlier.empty()) model.update(earlier);
-        std::optional<Record> best = store.best_for(spec.canonical());
-        scheduler.resume(i, int(earlier.size()), best ? best->result.timing.median_s : 0);
-    }
     std::fprintf(stderr, "tuning network %s: %zu subgraphs, %d trials, model %s, %d threads, %s\n", o.network.c_str(),
-                 entries.size(), o.tune.trials, o.model.c_str(), o.measure.threads, hardware_summary().c_str());
-    int done = 0;
-    scheduler.run([&](size_t, const MeasureResult &r) {
-        store.add(r, "tune:" + o.model);
-        done++;
-    }, [&](size_t i, const TaskState &t) {
+                 preset(o.network).size(), o.tune.trials, o.model.c_str(), o.measure.threads, hardware_summary().c_str());
+    const NetworkResult result = tune_network_stored(store, o.network, model, stored_params(o), [&](const TaskState &t, int done, double estimate) {
         if (!o.quiet)
             std::fprintf(stderr, "[%5d/%d] %-48s best %-10s network %s\n", done, o.tune.trials, t.entry.spec.c_str(),
-                         t.best > 0 ? format_seconds(t.best).c_str() : "-", format_seconds(scheduler.estimated_latency()).c_str());
-        (void)i;
+                         t.best > 0 ? format_seconds(t.best).c_str() : "-", format_seconds(estimate).c_str());
     });
     std::printf("%-56s %5s %7s %12s %10s\n", "subgraph", "count", "trials", "best", "GFLOP/s");
-    for (const TaskState &t : scheduler.tasks())
+    for (const SubgraphResult &t : result.subgraphs)
         std::printf("%-56s %5d %7d %12s %10.1f\n", t.entry.spec.c_str(), t.entry.count, t.trials,
                     t.best > 0 ? format_seconds(t.best).c_str() : "-", t.best > 0 ? t.flops / t.best / 1e9 : 0.0);
-    const std::vector<size_t> missing = scheduler.missing_tasks();
+    const std::vector<size_t> &missing = result.missing;
     if (missing.empty()) {
-        std::printf("estimated end-to-end latency (sum of count x best): %s\n", format_seconds(scheduler.estimated_latency()).c_str());
+        std::printf("estimated end-to-end latency (sum of count x best): %s\n", format_seconds(result.estimated_latency).c_str());
         return;
     }
     int missing_count = 0;
-    for (size_t i : missing) missing_count += scheduler.tasks()[i].entry.count;
+    for (size_t i : missing) missing_count += result.subgraphs[i].entry.count;
     std::printf("PARTIAL estimate: %s for the subgraphs with a measured schedule; %zu of %zu subgraphs (%d of the network's "
                 "instances) have none and are missing from it (budget too small or every trial failed):\n",
-                format_seconds(scheduler.estimated_latency()).c_str(), missing.size(), scheduler.tasks().size(), missing_count);
-    for (size_t i : missing) std::printf("  missing: %s (x%d)\n", scheduler.tasks()[i].entry.spec.c_str(), scheduler.tasks()[i].entry.count);
+                format_seconds(result.estimated_latency).c_str(), missing.size(), result.subgraphs.size(), missing_count);
+    for (size_t i : missing) std::printf("  missing: %s (x%d)\n", result.subgraphs[i].entry.spec.c_str(), result.subgraphs[i].entry.count);
 }
 
 }  // namespace

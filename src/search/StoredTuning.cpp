@@ -1,0 +1,60 @@
+#include "search/StoredTuning.h"
+
+#include "workload/Presets.h"
+
+namespace worldtune {
+
+std::vector<MeasureResult> resume_from_store(const RecordStore &store, const WorkloadSpec &spec, Tuner &tuner, CostModel &model) {
+    std::vector<MeasureResult> earlier;
+    store.for_each([&](const Record &r) {
+        tuner.mark_seen(actions_from_json(r.result.actions));
+        earlier.push_back(r.result);
+    }, spec.canonical());
+    if (!earlier.empty()) model.update(earlier);
+    return earlier;
+}
+
+TuneSummary tune_stored(RecordStore &store, const WorkloadSpec &spec, CostModel &model, const StoredTuningParams &p, size_t &resumed,
+                        const std::function<void(const MeasureResult &, int)> &on_trial) {
+    Measurer measurer(p.measure);
+    Tuner tuner(spec, p.tune, measurer, &model);
+    resumed = resume_from_store(store, spec, tuner, model).size();
+    return tuner.run([&](const MeasureResult &r, int index) {
+        store.add(r, p.source);
+        if (on_trial) on_trial(r, index);
+    });
+}
+
+NetworkResult tune_network_stored(RecordStore &store, const std::string &network, CostModel &model, const StoredTuningParams &p,
+                                  const std::function<void(const TaskState &, int, double)> &on_round) {
+    Measurer measurer(p.measure);
+    SchedulerParams sp;
+    sp.total_trials = p.tune.trials;
+    sp.trials_per_round = p.tune.measures_per_round;
+    TuneParams per_round = p.tune;
+    per_round.trials = sp.trials_per_round;
+    TaskScheduler scheduler(preset(network), sp, [&](const WorkloadSpec &spec) {
+        return std::make_unique<Tuner>(spec, per_round, measurer, &model);
+    });
+    for (size_t i = 0; i < scheduler.tasks().size(); i++) {
+        const TaskState &t = scheduler.tasks()[i];
+        const WorkloadSpec spec = WorkloadSpec::parse(t.entry.spec);
+        const std::vector<MeasureResult> earlier = resume_from_store(store, spec, *t.tuner, model);
+        const std::optional<Record> best = store.best_for(spec.canonical());
+        scheduler.resume(i, int(earlier.size()), best ? best->result.timing.median_s : 0);
+    }
+    int done = 0;
+    scheduler.run([&](size_t, const MeasureResult &r) {
+        store.add(r, p.source);
+        done++;
+    }, [&](size_t, const TaskState &t) {
+        if (on_round) on_round(t, done, scheduler.estimated_latency());
+    });
+    NetworkResult out;
+    for (const TaskState &t : scheduler.tasks()) out.subgraphs.push_back({t.entry, t.flops, t.trials, t.best});
+    out.estimated_latency = scheduler.estimated_latency();
+    out.missing = scheduler.missing_tasks();
+    return out;
+}
+
+}  // namespace worldtune
