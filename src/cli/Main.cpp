@@ -1,9 +1,7 @@
 // Entry point of the `worldtune` command line: every failure becomes one clear line and exit code 1.
 #include "cli/Commands.h"
 
-#include "schedule/Action.h"
 #include "schedule/Apply.h"
-#include "workload/Spec.h"
 
 #include "Halide.h"
 

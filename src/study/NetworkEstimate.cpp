@@ -54,7 +54,7 @@ NetworkEstimate measure_network(const std::string &network, const std::vector<st
         s.tuned = measured.latency["tuned"];
         s.libtorch = measured.latency["libtorch"];
         const std::string note = measured.peer_note["libtorch"];
-        if (s.libtorch.empty()) s.libtorch_note = peer_not_applicable(note) ? note.substr(std::min(note.size(), size_t(5))) : note;
+        if (s.libtorch.empty()) s.libtorch_note = peer_note_reason(note);
         est.subgraphs.push_back(s);
     }
     return est;

@@ -9,6 +9,8 @@ namespace worldtune {
 
 namespace {
 
+constexpr const char *kNotApplicable = "n/a: ";  ///< how a peer note starts when the peer does not apply
+
 void measure_schedules(const WorkloadSpec &spec, std::vector<SideBySideEntry> &entries, Measurer &measurer,
                        std::mt19937_64 &order_rng, SideBySide &out) {
     std::shuffle(entries.begin(), entries.end(), order_rng);
@@ -25,7 +27,7 @@ void measure_schedules(const WorkloadSpec &spec, std::vector<SideBySideEntry> &e
 void run_peer(const WorkloadSpec &spec, const std::string &peer, const SideBySideParams &params, SideBySide &out) {
     const std::string reason = baseline_unavailable_reason(peer, spec);
     if (!reason.empty()) {
-        out.peer_note[peer] = "n/a: " + reason;
+        out.peer_note[peer] = kNotApplicable + reason;
         return;
     }
     const std::string binary = params.worker_binary.empty() ? current_executable() : params.worker_binary;
@@ -52,5 +54,9 @@ void remeasure_side_by_side(const WorkloadSpec &spec, std::vector<SideBySideEntr
 }
 
 bool peer_not_applicable(const std::string &note) { return note.rfind("n/a", 0) == 0; }
+
+std::string peer_note_reason(const std::string &note) {
+    return note.rfind(kNotApplicable, 0) == 0 ? note.substr(std::string(kNotApplicable).size()) : note;
+}
 
 }  // namespace worldtune

@@ -47,5 +47,7 @@ void remeasure_side_by_side(const WorkloadSpec &spec, std::vector<SideBySideEntr
 
 /// Whether a peer note says the peer does not apply to the workload (a "–" cell rather than "err").
 bool peer_not_applicable(const std::string &note);
+/// A note as a report prints it: the reason alone for "n/a: why", the error otherwise.
+std::string peer_note_reason(const std::string &note);
 
 }  // namespace worldtune
