@@ -1,6 +1,7 @@
 // The `worldtune` subcommands: each file in src/cli adds one (or a family) to the app.
 #pragma once
 
+#include "common/OneLineError.h"
 #include "common/Text.h"
 #include "measure/Measurer.h"
 
@@ -13,8 +14,8 @@
 namespace worldtune::cli {
 
 /// A user-facing failure: printed as one line "worldtune: <message>", exit code 1.
-struct CommandError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct CommandError : OneLineError {
+    using OneLineError::OneLineError;
 };
 
 /// --threads, --repeats, --min-time, --timeout into `params`.

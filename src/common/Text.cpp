@@ -14,6 +14,21 @@ std::vector<std::string> split_list(const std::string &text) {
     return items;
 }
 
+std::string printable(const std::string &text) {
+    static const char *hex = "0123456789abcdef";
+    std::string out;
+    for (unsigned char c : text) {
+        if (c >= 0x20 && c != 0x7f) {
+            out += char(c);
+            continue;
+        }
+        out += "\\x";
+        out += hex[c >> 4];
+        out += hex[c & 15];
+    }
+    return out;
+}
+
 std::string fixed(double value, int digits) {
     std::ostringstream s;
     s << std::fixed << std::setprecision(digits) << value;

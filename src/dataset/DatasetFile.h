@@ -29,6 +29,7 @@
 // message names the line), a spec given twice, and counts that disagree with the header (truncation).
 #pragma once
 
+#include "common/OneLineError.h"
 #include "store/RecordStore.h"
 
 #include <nlohmann/json.hpp>
@@ -45,8 +46,8 @@ constexpr const char *kDatasetFormat = "worldtune-dataset";
 constexpr int kDatasetVersion = 1;
 
 /// A dataset file that cannot be read: one line naming the file, the line number and the problem.
-struct DatasetError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct DatasetError : OneLineError {
+    using OneLineError::OneLineError;
 };
 
 enum class SplitKind { Train, Val, Test };

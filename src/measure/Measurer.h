@@ -9,6 +9,7 @@
 //                  timeout or a crash. The worker side is in MeasureWorker.h.
 #pragma once
 
+#include "common/OneLineError.h"
 #include "common/Defaults.h"
 #include "measure/Timing.h"
 #include "schedule/Action.h"
@@ -74,8 +75,8 @@ struct MeasureResult {
 };
 
 /// A problem with the measuring setup itself (the worker binary cannot start), not with a candidate.
-struct MeasureError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct MeasureError : OneLineError {
+    using OneLineError::OneLineError;
 };
 
 class WorkerProcess;

@@ -20,6 +20,7 @@
 // feature version are refused with a clear message.
 #pragma once
 
+#include "common/OneLineError.h"
 #include "common/Booster.h"
 #include "features/StaticFeatures.h"
 #include "model/ModelFactory.h"
@@ -35,8 +36,8 @@
 namespace worldtune {
 
 /// A model file that cannot be read (missing, another format or feature version), or an XGBoost failure.
-struct ModelError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct ModelError : OneLineError {
+    using OneLineError::OneLineError;
 };
 
 /// Values of a pooled candidate row: sum and max of each statement feature, then the statement count.

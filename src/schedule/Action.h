@@ -25,6 +25,7 @@
 //   3. Add an apply test and a JSON round-trip test to tests/ScheduleTest.cpp.
 #pragma once
 
+#include "common/OneLineError.h"
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -39,8 +40,8 @@ enum class TailKind { Auto, GuardWithIf, ShiftInwards, RoundUp };
 enum class AnnotationKind { Parallel, Vectorize, Unroll };
 
 /// Malformed action JSON: one line naming the problem.
-struct ActionFormatError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct ActionFormatError : OneLineError {
+    using OneLineError::OneLineError;
 };
 
 struct Action {

@@ -12,6 +12,7 @@
 // columns above (hardware as an object, actions as an array) except id.
 #pragma once
 
+#include "common/OneLineError.h"
 #include "measure/Measurer.h"
 
 #include <cstdint>
@@ -29,8 +30,8 @@ constexpr int kSchemaVersion = 1;
 constexpr int kJsonlFormat = 1;
 
 /// A problem with the database or a JSONL file: one line naming it (file, line number, field).
-struct StoreError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct StoreError : OneLineError {
+    using OneLineError::OneLineError;
 };
 
 /// One stored record. `result.timestamp` is the record's created_at; timing samples are not stored.

@@ -2,6 +2,7 @@
 // (workload, model, seed), the best schedule within a budget, best-so-far curves, and report cells.
 #pragma once
 
+#include "common/OneLineError.h"
 #include "baseline/Baseline.h"
 #include "common/Statistics.h"
 #include "measure/Measurer.h"
@@ -17,8 +18,8 @@
 namespace worldtune {
 
 /// A study (bench, compare, replay) that cannot run as asked: one line, what and why.
-struct StudyError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct StudyError : OneLineError {
+    using OneLineError::OneLineError;
 };
 
 /// Time a run spent tuning, summed over every call that measured part of it. Kept in the records

@@ -9,28 +9,6 @@ namespace worldtune {
 
 namespace {
 
-/// `text` with control characters written as \xHH, so it prints on one line.
-std::string printable(const std::string &text) {
-    static const char *hex = "0123456789abcdef";
-    std::string out;
-    for (unsigned char c : text) {
-        if (c >= 0x20 && c != 0x7f) {
-            out += char(c);
-            continue;
-        }
-        out += "\\x";
-        out += hex[c >> 4];
-        out += hex[c & 15];
-    }
-    return out;
-}
-
-}  // namespace
-
-SpecError::SpecError(const std::string &message) : std::runtime_error(printable(message)) {}
-
-namespace {
-
 constexpr int64_t kMaxValue = 1 << 24;  ///< no shape key beyond this: Halide indexes buffers with 32 bits
 
 std::string trim(const std::string &s) {

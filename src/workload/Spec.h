@@ -1,6 +1,7 @@
 // A workload spec: the text `OP:KEY=VALUE,...` that names one tensor program, parsed and validated.
 #pragma once
 
+#include "common/OneLineError.h"
 #include <cstdint>
 #include <map>
 #include <stdexcept>
@@ -11,8 +12,8 @@ namespace worldtune {
 
 /// A malformed spec: the message is one line naming the problem (control characters of the quoted input
 /// are escaped, so a newline in a spec cannot break it; found by fuzzing).
-struct SpecError : std::runtime_error {
-    explicit SpecError(const std::string &message);
+struct SpecError : OneLineError {
+    using OneLineError::OneLineError;
 };
 
 /// One key an op accepts. Integer keys must be positive unless `allow_zero`; enum keys take one of `choices`.

@@ -16,6 +16,7 @@
 // "version": 1, "words": [...]} (words in id order, specials included).
 #pragma once
 
+#include "common/OneLineError.h"
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -24,8 +25,8 @@
 
 namespace worldtune {
 
-struct TokenizerError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct TokenizerError : OneLineError {
+    using OneLineError::OneLineError;
 };
 
 class Tokenizer {

@@ -10,6 +10,7 @@
 // A bundle of another format or version, or with a missing part, is refused with one clear line.
 #pragma once
 
+#include "common/OneLineError.h"
 #include "world/Tokenizer.h"
 #include "world/WorldConfig.h"
 
@@ -26,8 +27,8 @@ constexpr int kBundleVersion = 2;  ///< 2: action contexts, the state-reading tr
 /// or the directory of WORLDTUNE_MODEL when set).
 constexpr const char *kDefaultBundle = "models/world";
 
-struct BundleError : std::runtime_error {
-    using std::runtime_error::runtime_error;
+struct BundleError : OneLineError {
+    using OneLineError::OneLineError;
 };
 
 /// The files of a bundle (and what is written beside it):

@@ -1,5 +1,7 @@
 #include "world/WorldConfig.h"
 
+#include "common/Text.h"
+
 #include <stdexcept>
 
 namespace worldtune {
@@ -89,14 +91,14 @@ WorldConfig WorldConfig::from_json(const nlohmann::json &j) {
         const nlohmann::json defaults = WorldConfig().to_json();
         for (const auto &item : j.items())
             if (!defaults.contains(item.key()))
-                throw std::invalid_argument("world model config: unknown key '" + item.key() + "'");
+                throw std::invalid_argument("world model config: unknown key '" + printable(item.key()) + "'");
     }
     if (c.d_model <= 0 || c.heads <= 0 || c.d_model % c.heads != 0)
         throw std::invalid_argument("world model config: d_model must be a positive multiple of heads");
     if (c.window < 2 || c.stride <= 0 || c.stride > c.window - 1)
         throw std::invalid_argument("world model config: need window >= 2 and 0 < stride < window");
     if (c.online_mode != "latent" && c.online_mode != "booster" && c.online_mode != "none")
-        throw std::invalid_argument("world model config: online_mode is latent, booster or none, not '" + c.online_mode + "'");
+        throw std::invalid_argument("world model config: online_mode is latent, booster or none, not '" + printable(c.online_mode) + "'");
     return c;
 }
 
