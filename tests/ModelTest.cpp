@@ -354,6 +354,25 @@ TEST(ModelTest, ActionContextsReadTheExtentsActedOn) {
     EXPECT_EQ(together, apart);
 }
 
+TEST(ModelTest, ScheduleReaderResetsBetweenCandidates) {
+    // One reader over many sampled candidates gives what a fresh simulation of each gives: nothing of one
+    // candidate's loop nest (splits, fusions, placements) leaks into the next.
+    const WorkloadSpec spec = WorkloadSpec::parse("conv2d:N=1,C=16,H=14,W=14,K=32,R=3,S=3,pad=1,bias=1,act=relu");
+    const auto workload = build_workload(spec);
+    SketchSampler sampler(spec, SamplerParams{}, 7);
+    ScheduleReader reader(workload->func_infos);
+    for (int i = 0; i < 40; i++) {
+        const ActionList actions = sampler.draw();
+        std::vector<ActionContext> reused, fresh;
+        std::vector<float> reused_par, fresh_par;
+        reader.read(actions, workload->flops, reused, reused_par);
+        read_schedule(workload->func_infos, actions, workload->flops, fresh, fresh_par);
+        ASSERT_EQ(reused, fresh) << "candidate " << i;
+        ASSERT_EQ(reused_par, fresh_par) << "candidate " << i;
+        ASSERT_EQ(fresh, action_contexts(workload->func_infos, actions)) << "candidate " << i;
+    }
+}
+
 TEST(ModelTest, RankingMetricsScoreTiesByExpectedValue) {
     // A constant model earns what random picking earns: the mean gain for top-1, half the pairs.
     const RankingMetrics flat = group_ranking_metrics({1, 2, 4}, {0, 0, 0});

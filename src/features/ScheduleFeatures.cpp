@@ -21,6 +21,8 @@ struct Placement {
     std::string store_inner;
 };
 
+}  // namespace
+
 /// The loop nests of a pipeline's stages (innermost first) as its directives reshape them.
 class NestSimulator {
 public:
@@ -30,6 +32,14 @@ public:
                 std::vector<Loop> &loops = nests_[s.name];
                 for (const LoopDim &d : s.dims) loops.push_back({d.name, d.name, std::max<int64_t>(1, d.extent)});
             }
+    }
+
+    /// Back to the nests `initial` had when it was built (the same funcs): the loops are copied into the
+    /// vectors already allocated, so resetting per candidate allocates almost nothing.
+    void reset(const NestSimulator &initial) {
+        auto from = initial.nests_.begin();
+        for (auto &entry : nests_) entry.second = (from++)->second;  // the same stages, in the same order
+        placements_.clear();
     }
 
     void apply(const Action &a) {
@@ -161,6 +171,8 @@ private:
     const std::vector<FuncInfo> &funcs_;
     std::map<std::string, std::vector<Loop>> nests_;
     std::map<std::string, Placement> placements_;
+    std::vector<Loop> scratch_loops_;   ///< reused by split and reorder
+    std::vector<size_t> scratch_slots_;
 
     /// The last stage of a Func (where a consumer's loops are), or the name itself.
     std::string last_stage_of(const std::string &func) const {
@@ -197,10 +209,11 @@ private:
         const Loop whole = *it;
         int64_t product = 1;
         for (int64_t f : a.factors) product *= std::max<int64_t>(1, f);
-        const std::vector<std::string> names = a.split_names();  // outermost first
-        std::vector<Loop> pieces;                                 // innermost first
-        for (size_t i = a.factors.size(); i >= 1; i--) pieces.push_back({names[i], whole.origin, a.factors[i - 1]});
-        pieces.push_back({names[0], whole.origin, (whole.extent + product - 1) / product});
+        // The pieces innermost first, named as Action::split_names names them (outermost piece _0).
+        std::vector<Loop> &pieces = scratch_loops_;
+        pieces.clear();
+        for (size_t i = a.factors.size(); i >= 1; i--) pieces.push_back({a.split_name(i), whole.origin, a.factors[i - 1]});
+        pieces.push_back({a.split_name(0), whole.origin, (whole.extent + product - 1) / product});
         const auto at = loops->erase(it);
         loops->insert(at, pieces.begin(), pieces.end());
     }
@@ -208,8 +221,10 @@ private:
     void reorder(const Action &a) {
         std::vector<Loop> *loops = nest(a.stage);
         if (!loops) return;
-        std::vector<size_t> slots;
-        std::vector<Loop> moved;
+        std::vector<size_t> &slots = scratch_slots_;
+        std::vector<Loop> &moved = scratch_loops_;
+        slots.clear();
+        moved.clear();
         for (const std::string &name : a.dims) {
             auto it = find(*loops, name);
             if (it == loops->end()) return;
@@ -291,8 +306,6 @@ private:
     }
 };
 
-}  // namespace
-
 KeyedFeatures schedule_features(const std::vector<FuncInfo> &funcs, const ActionList &actions) {
     NestSimulator sim(funcs);
     for (const Action &a : actions) sim.apply(a);
@@ -318,9 +331,14 @@ void append_parallelism_features(const std::vector<FuncInfo> &funcs, const Actio
     push_parallelism(sim, flops, row);
 }
 
-void read_schedule(const std::vector<FuncInfo> &funcs, const ActionList &actions, double flops, std::vector<ActionContext> &contexts,
-                   std::vector<float> &parallelism) {
-    NestSimulator sim(funcs);
+ScheduleReader::ScheduleReader(const std::vector<FuncInfo> &funcs)
+    : initial_(std::make_unique<NestSimulator>(funcs)), work_(std::make_unique<NestSimulator>(funcs)) {}
+
+ScheduleReader::~ScheduleReader() = default;
+
+void ScheduleReader::read(const ActionList &actions, double flops, std::vector<ActionContext> &contexts, std::vector<float> &parallelism) {
+    NestSimulator &sim = *work_;
+    sim.reset(*initial_);
     contexts.clear();
     contexts.reserve(actions.size());
     for (const Action &a : actions) {
@@ -328,6 +346,11 @@ void read_schedule(const std::vector<FuncInfo> &funcs, const ActionList &actions
         sim.apply(a);
     }
     push_parallelism(sim, flops, parallelism);
+}
+
+void read_schedule(const std::vector<FuncInfo> &funcs, const ActionList &actions, double flops, std::vector<ActionContext> &contexts,
+                   std::vector<float> &parallelism) {
+    ScheduleReader(funcs).read(actions, flops, contexts, parallelism);
 }
 
 std::vector<ActionContext> action_contexts(const std::vector<FuncInfo> &funcs, const ActionList &actions) {

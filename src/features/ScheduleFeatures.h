@@ -22,6 +22,7 @@
 #include "schedule/Action.h"
 #include "workload/Workload.h"
 
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -53,6 +54,22 @@ std::vector<ActionContext> action_contexts(const std::vector<FuncInfo> &funcs, c
 /// features (appended to `parallelism`), as action_contexts and append_parallelism_features give them.
 void read_schedule(const std::vector<FuncInfo> &funcs, const ActionList &actions, double flops, std::vector<ActionContext> &contexts,
                    std::vector<float> &parallelism);
+
+class NestSimulator;
+
+/// read_schedule for many candidates of one task (the scoring loop): the task's loop nests are built once
+/// and reset for each candidate instead of rebuilt. Not shared between threads.
+class ScheduleReader {
+public:
+    explicit ScheduleReader(const std::vector<FuncInfo> &funcs);
+    ~ScheduleReader();
+    ScheduleReader(const ScheduleReader &) = delete;
+    ScheduleReader &operator=(const ScheduleReader &) = delete;
+    void read(const ActionList &actions, double flops, std::vector<ActionContext> &contexts, std::vector<float> &parallelism);
+
+private:
+    std::unique_ptr<NestSimulator> initial_, work_;
+};
 
 /// Gives every key seen a column, in first-seen order; rows are dense (a key a schedule lacks reads 0).
 class FeatureColumns {

@@ -141,12 +141,18 @@ std::string Action::func() const {
     return dot == std::string::npos ? stage : stage.substr(0, dot);
 }
 
-std::vector<std::string> Action::split_names() const {
-    std::string base = dims.empty() ? "" : dims[0];
-    for (char &c : base)
+std::string Action::split_name(size_t i) const {
+    std::string name = dims.empty() ? "" : dims[0];
+    for (char &c : name)
         if (c == '$') c = '_';
+    name += '_';
+    name += std::to_string(i);
+    return name;
+}
+
+std::vector<std::string> Action::split_names() const {
     std::vector<std::string> names;
-    for (size_t i = 0; i <= factors.size(); i++) names.push_back(base + "_" + std::to_string(i));
+    for (size_t i = 0; i <= factors.size(); i++) names.push_back(split_name(i));
     return names;
 }
 

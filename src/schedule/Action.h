@@ -72,6 +72,8 @@ struct Action {
     std::string func() const;
     /// The names of the loops `split` creates, outermost first: dim_0 .. dim_n.
     std::vector<std::string> split_names() const;
+    /// The i-th of them (i = 0 the outermost), without building the others.
+    std::string split_name(size_t i) const;
     /// The Func an RF or CH action creates.
     std::string created_func() const;
 

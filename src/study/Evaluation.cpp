@@ -165,6 +165,7 @@ void score_split(const Dataset &dataset, SplitKind split, const EvalOptions &o, 
         report.test_workloads++;
         report.test_trajectories += int(actions.size());
         const WorkloadSpec spec = WorkloadSpec::parse(w.spec);
+        const std::vector<float> hardware = hardware_features(dataset.hardware_of(w));
 
         // States: E(s_0) once; E(s_T) of the lowered finals for the static-encoding ablation.
         const std::vector<float> z0 = world.encode_text(state_text(spec, {}));
@@ -187,7 +188,7 @@ void score_split(const Dataset &dataset, SplitKind split, const EvalOptions &o, 
                 if (v == "world") r.insert(r.end(), z.begin(), z.end());
                 if (v == "initial") r.insert(r.end(), z0.begin(), z0.end());
                 if (v == "final") r.insert(r.end(), zT[i].begin(), zT[i].end());
-                append_candidate_features(actions[i], contexts, parallelism, dataset.hardware_of(w), bundle.config.ranker_schedule_stats, r);
+                append_candidate_features(actions[i], contexts, parallelism, hardware, bundle.config.ranker_schedule_stats, r);
             }
         }
         for (const auto &[v, r] : rows) means[v].add(latencies, rankers.at(v).predict(r, actions.size()));

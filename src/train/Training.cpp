@@ -309,6 +309,7 @@ void stage_ranker(Context &c) {
             const DatasetWorkload &wl = c.dataset.workloads[size_t(w)];
             if (wl.split == SplitKind::Test || list.size() < 2 || !wl.measured()) continue;
             const std::vector<float> &z0 = z[size_t(c.corpus.initial.at(w))];
+            const std::vector<float> hardware = hardware_features(c.dataset.hardware_of(wl));
             std::vector<std::vector<float>> rows;
             std::vector<double> latencies;
             for (const auto &[t, final_index] : list) {
@@ -326,7 +327,7 @@ void stage_ranker(Context &c) {
                 } else if (v == "final") {
                     row = z[size_t(final_index)];
                 }
-                append_candidate_features(actions, contexts, parallelism, c.dataset.hardware_of(wl), c.config.ranker_schedule_stats, row);
+                append_candidate_features(actions, contexts, parallelism, hardware, c.config.ranker_schedule_stats, row);
                 rows.push_back(std::move(row));
                 latencies.push_back(traj.latency_s);
             }

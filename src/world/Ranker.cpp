@@ -63,7 +63,8 @@ void append_action_stats(const ActionList &actions, std::vector<float> &row) {
     row.push_back(unroll);
 }
 
-void append_hardware(const nlohmann::json &hw, std::vector<float> &row) {
+std::vector<float> hardware_features(const nlohmann::json &hw) {
+    std::vector<float> row;
     auto number = [&](const nlohmann::json &j, const char *key) {
         return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
     };
@@ -73,6 +74,7 @@ void append_hardware(const nlohmann::json &hw, std::vector<float> &row) {
     row.push_back(isa.find("avx512f") != std::string::npos ? 16.0f : isa.find("avx") != std::string::npos ? 8.0f : 4.0f);
     const nlohmann::json cache = hw.is_object() && hw.contains("cache") ? hw["cache"] : nlohmann::json::object();
     for (const char *key : {"l1d_bytes", "l2_bytes", "l3_bytes"}) row.push_back(float(std::log2(1.0 + number(cache, key))));
+    return row;
 }
 
 RankerParams ranker_params(const WorldConfig &c) {
@@ -126,10 +128,10 @@ void append_context_stats(const ActionList &actions, const std::vector<ActionCon
 }
 
 void append_candidate_features(const ActionList &actions, const std::vector<ActionContext> &contexts,
-                               const std::vector<float> &parallelism, const nlohmann::json &hardware, bool schedule_stats,
+                               const std::vector<float> &parallelism, const std::vector<float> &hardware, bool schedule_stats,
                                std::vector<float> &row) {
     append_action_stats(actions, row);
-    append_hardware(hardware, row);
+    row.insert(row.end(), hardware.begin(), hardware.end());
     if (!schedule_stats) return;
     append_context_stats(actions, contexts, row);
     row.insert(row.end(), parallelism.begin(), parallelism.end());

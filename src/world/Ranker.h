@@ -43,17 +43,19 @@ inline int ranker_state_dim(const std::string &variant, int d_model) {
 
 /// Appends the action statistics of a candidate.
 void append_action_stats(const ActionList &actions, std::vector<float> &row);
-/// Appends the hardware features of a machine description (hardware_json()).
-void append_hardware(const nlohmann::json &hardware, std::vector<float> &row);
+/// The hardware features of a machine description (hardware_json()): computed once per machine, appended
+/// to every row of it.
+std::vector<float> hardware_features(const nlohmann::json &hardware);
 /// Appends statistics of the extents the actions act on (ActionContext.h): the tail waste summed over
 /// splits, the splits whose factors do not divide their loop, log2 of the vectorized loop's extent and
 /// whether it is a multiple of 16, log2 of the parallel loop's extent, log2 of the unrolled extent, the mean
 /// log2 extent of the split loops, and log2 of the most instances of a compute_at.
 void append_context_stats(const ActionList &actions, const std::vector<ActionContext> &contexts, std::vector<float> &row);
-/// The columns after a candidate's state vector in a ranker row: action statistics, hardware, then with
+/// The columns after a candidate's state vector in a ranker row: action statistics, hardware (its
+/// hardware_features), then with
 /// `schedule_stats` the context statistics and the parallelism features (kParallelismFeatures floats).
 void append_candidate_features(const ActionList &actions, const std::vector<ActionContext> &contexts,
-                               const std::vector<float> &parallelism, const nlohmann::json &hardware, bool schedule_stats,
+                               const std::vector<float> &parallelism, const std::vector<float> &hardware, bool schedule_stats,
                                std::vector<float> &row);
 
 /// The labels a booster learns from: normalized throughputs as they are (grades 0), or integer grades

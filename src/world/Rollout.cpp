@@ -49,6 +49,16 @@ inline float fast_tanh(float x) {
 #define WORLDTUNE_VECTOR_CLONES
 #endif
 
+/// 16 floats as one GCC vector: each clone of the functions below lowers it to its widest registers (one
+/// zmm with AVX-512, two ymm with AVX2, four xmm otherwise), so the arithmetic is vectorized on every
+/// target without intrinsics and without depending on the auto-vectorizer.
+typedef float Lanes __attribute__((vector_size(64), aligned(4), may_alias));  ///< aligned(4): loads need no alignment
+constexpr int kLanes = 16;
+
+/// The 16 floats at p as one vector (a reference, so no vector crosses a call boundary).
+inline const Lanes &lanes_at(const float *p) { return *reinterpret_cast<const Lanes *>(p); }
+inline Lanes &lanes_at(float *p) { return *reinterpret_cast<Lanes *>(p); }
+
 /// y = W x + b with W stored transposed, Wt [in, out]: the inner loop runs over outputs, so it vectorizes
 /// without reordering a sum (a dot product per output would not). b may be null.
 WORLDTUNE_VECTOR_CLONES
@@ -61,15 +71,14 @@ void affine_t(const float *__restrict Wt, const float *__restrict b, const float
     }
 }
 
-/// a . b in 16 partial sums, so the loop vectorizes.
+/// a . b in 16 partial sums (one vector of lanes), added up in lane order at the end.
 WORLDTUNE_VECTOR_CLONES
 float dot(const float *__restrict a, const float *__restrict b, int n) {
-    float part[16] = {};
+    Lanes part = {};
     int i = 0;
-    for (; i + 16 <= n; i += 16)
-        for (int k = 0; k < 16; k++) part[k] += a[i + k] * b[i + k];
+    for (; i + kLanes <= n; i += kLanes) part += lanes_at(a + i) * lanes_at(b + i);
     float sum = 0;
-    for (int k = 0; k < 16; k++) sum += part[k];
+    for (int k = 0; k < kLanes; k++) sum += part[k];
     for (; i < n; i++) sum += a[i] * b[i];
     return sum;
 }
@@ -83,7 +92,12 @@ std::vector<float> transposed(const std::vector<float> &m, int rows, int cols) {
 }
 
 uint64_t context_hash(uint64_t h, const ActionContext &c) {
-    return fnv1a64_bytes(h, c.data(), c.size() * sizeof(float));
+    for (float v : c) {
+        uint32_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        h = mix64(h, bits);
+    }
+    return h;
 }
 
 }  // namespace
@@ -218,22 +232,73 @@ const Rollout::Params &Rollout::params_of(const Action &action, const ActionCont
 
 namespace {
 
-/// The state-reading part of a step: s = tanh(S_z z + u) (S_z given transposed, [D, R]); w += C_w^T s,
-/// d += C_d^T s, g += C_g^T s (the C given as [R, D]); then w normalized and g gated.
+/// y = p + C^T s with C given as [R, D]: each y[i] sums p[i], then j = 0..R-1 in order. Four blocks of
+/// 16 outputs stay in registers over the whole sum (four independent chains).
 WORLDTUNE_VECTOR_CLONES
-void state_correction(const float *SzT, const float *u, const float *Cw, const float *Cd, const float *Cg, const float *z, int R, int D,
-                      float residual_scale, float *s, float *w, float *d, float *g) {
-    affine_t(SzT, u, z, D, R, s);
-    for (int j = 0; j < R; j++) s[j] = fast_tanh(s[j]);
-    for (int j = 0; j < R; j++) {
-        const float sj = s[j];
-        const float *cw = Cw + size_t(j) * size_t(D), *cd = Cd + size_t(j) * size_t(D), *cg = Cg + size_t(j) * size_t(D);
-        for (int i = 0; i < D; i++) {
-            w[i] += sj * cw[i];
-            d[i] += sj * cd[i];
-            g[i] += sj * cg[i];
+void corrected(const float *__restrict p, const float *__restrict C, const float *__restrict s, int R, int D, float *__restrict y) {
+    int i0 = 0;
+    for (; i0 + 4 * kLanes <= D; i0 += 4 * kLanes) {
+        Lanes a0 = lanes_at(p + i0), a1 = lanes_at(p + i0 + kLanes), a2 = lanes_at(p + i0 + 2 * kLanes),
+              a3 = lanes_at(p + i0 + 3 * kLanes);
+        for (int j = 0; j < R; j++) {
+            const float sj = s[j];
+            const float *row = C + size_t(j) * size_t(D) + size_t(i0);
+            a0 += sj * lanes_at(row);
+            a1 += sj * lanes_at(row + kLanes);
+            a2 += sj * lanes_at(row + 2 * kLanes);
+            a3 += sj * lanes_at(row + 3 * kLanes);
         }
+        lanes_at(y + i0) = a0;
+        lanes_at(y + i0 + kLanes) = a1;
+        lanes_at(y + i0 + 2 * kLanes) = a2;
+        lanes_at(y + i0 + 3 * kLanes) = a3;
     }
+    for (; i0 + kLanes <= D; i0 += kLanes) {
+        Lanes a = lanes_at(p + i0);
+        for (int j = 0; j < R; j++) a += s[j] * lanes_at(C + size_t(j) * size_t(D) + size_t(i0));
+        lanes_at(y + i0) = a;
+    }
+    for (; i0 < D; i0++) {
+        float a = p[i0];
+        for (int j = 0; j < R; j++) a += s[j] * C[size_t(j) * size_t(D) + size_t(i0)];
+        y[i0] = a;
+    }
+}
+
+/// y = W x + b, Wt [in, out], for maps with few outputs and many inputs (S_z z: D inputs, R outputs):
+/// per block of 16 outputs, four partial sums over the inputs, so four dependency chains run side by side
+/// instead of one chain of `in` multiply-adds.
+WORLDTUNE_VECTOR_CLONES
+void affine_t_split(const float *__restrict Wt, const float *__restrict b, const float *__restrict x, int in, int out, float *__restrict y) {
+    int o0 = 0;
+    for (; o0 + kLanes <= out; o0 += kLanes) {
+        Lanes part[4] = {};
+        int i = 0;
+        for (; i + 4 <= in; i += 4)
+            for (int q = 0; q < 4; q++) part[q] += x[i + q] * lanes_at(Wt + size_t(i + q) * size_t(out) + size_t(o0));
+        for (; i < in; i++) part[0] += x[i] * lanes_at(Wt + size_t(i) * size_t(out) + size_t(o0));
+        lanes_at(y + o0) = lanes_at(b + o0) + ((part[0] + part[1]) + (part[2] + part[3]));
+    }
+    for (; o0 < out; o0++) {
+        float a = b[o0];
+        for (int i = 0; i < in; i++) a += Wt[size_t(i) * size_t(out) + size_t(o0)] * x[i];
+        y[o0] = a;
+    }
+}
+
+/// The state-reading part of a step: s = tanh(S_z z + u) (S_z given transposed, [D, R]); w = w_a + C_w^T s,
+/// d = d_a + C_d^T s, g = g_a + C_g^T s (the C given as [R, D], the _a parts the action's); then w
+/// normalized and g gated.
+WORLDTUNE_VECTOR_CLONES
+void state_correction(const float *__restrict SzT, const float *__restrict u, const float *__restrict Cw, const float *__restrict Cd,
+                      const float *__restrict Cg, const float *__restrict z, const float *__restrict wa, const float *__restrict da,
+                      const float *__restrict ga, int R, int D, float residual_scale, float *__restrict s, float *__restrict w,
+                      float *__restrict d, float *__restrict g) {
+    affine_t_split(SzT, u, z, D, R, s);
+    for (int j = 0; j < R; j++) s[j] = fast_tanh(s[j]);
+    corrected(wa, Cw, s, R, D, w);
+    corrected(da, Cd, s, R, D, d);
+    corrected(ga, Cg, s, R, D, g);
     const float inv = 1.0f / std::max(std::sqrt(dot(w, w, D)), 1e-12f);
     for (int i = 0; i < D; i++) {
         w[i] *= inv;
@@ -243,7 +308,7 @@ void state_correction(const float *SzT, const float *u, const float *Cw, const f
 
 /// z <- (1 + g) * (z - (w . z) w) + d.
 WORLDTUNE_VECTOR_CLONES
-void transh_step(const float *w, const float *d, const float *g, int D, float *z) {
+void transh_step(const float *__restrict w, const float *__restrict d, const float *__restrict g, int D, float *__restrict z) {
     const float wz = dot(w, z, D);
     for (int i = 0; i < D; i++) z[i] = (1.0f + g[i]) * (z[i] - wz * w[i]) + d[i];
 }
@@ -253,11 +318,8 @@ void transh_step(const float *w, const float *d, const float *g, int D, float *z
 void Rollout::step(const Params &p, std::vector<float> &z) {
     const int D = int(z.size()), R = tables_.state_rank;
     if (R == 0) return transh_step(p.w.data(), p.d.data(), p.g.data(), D, z.data());
-    std::copy(p.w.begin(), p.w.end(), w_.begin());
-    std::copy(p.d.begin(), p.d.end(), d_.begin());
-    std::copy(p.g.begin(), p.g.end(), g_.begin());
-    state_correction(t_.state_z.data(), p.u.data(), state_w_t_.data(), state_d_t_.data(), state_g_t_.data(), z.data(), R, D,
-                     tables_.residual_scale, s_.data(), w_.data(), d_.data(), g_.data());
+    state_correction(t_.state_z.data(), p.u.data(), state_w_t_.data(), state_d_t_.data(), state_g_t_.data(), z.data(), p.w.data(),
+                     p.d.data(), p.g.data(), R, D, tables_.residual_scale, s_.data(), w_.data(), d_.data(), g_.data());
     transh_step(w_.data(), d_.data(), g_.data(), D, z.data());
 }
 
@@ -268,7 +330,7 @@ void Rollout::run(const std::vector<float> &z0, const ActionList &actions, const
 }
 
 float Rollout::probe(const std::vector<float> &z) {
-    affine_t(t_.perf.data(), tables_.perf_hidden_b.data(), z.data(), tables_.d_model, tables_.perf_hidden, p_.data());
+    affine_t_split(t_.perf.data(), tables_.perf_hidden_b.data(), z.data(), tables_.d_model, tables_.perf_hidden, p_.data());
     for (float &v : p_) v = gelu(v);
     float score = 0;
     score = tables_.perf_out_b[0] + dot(tables_.perf_out_w.data(), p_.data(), tables_.perf_hidden);

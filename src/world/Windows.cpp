@@ -38,24 +38,19 @@ std::string action_text(const Action &a) {
 
 uint64_t action_hash(const Action &a) {
     uint64_t h = kHashBasis;
-    auto mix_byte = [&](unsigned char c) { h = fnv1a64_bytes(h, &c, 1); };
     auto mix_text = [&](const std::string &s) {
-        for (char c : s) mix_byte(static_cast<unsigned char>(c));
-        mix_byte(0xff);  // separator: ("ab", "c") differs from ("a", "bc")
+        h = fnv1a64_bytes(h, s.data(), s.size());
+        h = mix64(h, s.size());  // the length separates ("ab", "c") from ("a", "bc")
     };
-    auto mix_int = [&](int64_t v) {
-        for (int i = 0; i < 8; i++) mix_byte(static_cast<unsigned char>(uint64_t(v) >> (8 * i)));
-    };
-    mix_int(int64_t(a.kind));
+    h = mix64(h, uint64_t(a.kind));
     mix_text(a.stage);
-    mix_int(int64_t(a.dims.size()));
+    h = mix64(h, a.dims.size());
     for (const std::string &d : a.dims) mix_text(d);
-    mix_int(int64_t(a.factors.size()));
-    for (int64_t f : a.factors) mix_int(f);
+    h = mix64(h, a.factors.size());
+    for (int64_t f : a.factors) h = mix64(h, uint64_t(f));
     mix_text(a.consumer);
-    mix_int(int64_t(a.tail));
-    mix_int(int64_t(a.annotation));
-    return h;
+    h = mix64(h, uint64_t(a.tail));
+    return mix64(h, uint64_t(a.annotation));
 }
 
 std::vector<int32_t> action_ids(const Tokenizer &tokenizer, const Action &action, int max_tokens) {

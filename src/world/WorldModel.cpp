@@ -70,6 +70,7 @@ WorldModel::WorldModel(const std::string &bundle_dir, WorldVariant variant, int 
         throw BundleError(std::string("world model: ") + e.what());
     }
     hardware_ = hardware_json();
+    hardware_row_ = hardware_features(hardware_);
     const std::string calibration = bundle_.path(std::string("calibration_") + world_variant_ranker(variant) + ".ubj");
     if (use_calibration && std::filesystem::exists(calibration)) {
         const nlohmann::json about = read_json_or(bundle_.path("calibration.json"), nullptr);
@@ -162,10 +163,11 @@ std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candi
     auto build = [&](size_t begin, size_t end, Rollout &rollout) {
         std::vector<float> z, parallelism, row;
         std::vector<ActionContext> contexts;
+        ScheduleReader reader(stages_->funcs);
         for (size_t i = begin; i < end; i++) {
             parallelism.clear();
             row.clear();
-            read_schedule(stages_->funcs, candidates[i], stages_->flops, contexts, parallelism);
+            reader.read(candidates[i], stages_->flops, contexts, parallelism);
             switch (variant_) {
             case WorldVariant::World:
                 rollout.features(z0_, candidates[i], contexts, z);
@@ -175,7 +177,7 @@ std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candi
             case WorldVariant::Final: row.insert(row.end(), finals[i].begin(), finals[i].end()); break;
             case WorldVariant::Actions: break;
             }
-            append_candidate_features(candidates[i], contexts, parallelism, hardware_, bundle_.config.ranker_schedule_stats, row);
+            append_candidate_features(candidates[i], contexts, parallelism, hardware_row_, bundle_.config.ranker_schedule_stats, row);
             if (!bundle_.config.ranker_schedule_stats) row.insert(row.end(), parallelism.begin(), parallelism.end());
             std::copy(row.begin(), row.end(), rows.begin() + long(i * width));
         }

@@ -109,6 +109,7 @@ private:
     void update_booster(const std::vector<OnlineGroup> &groups);
     void update_latent(const std::vector<OnlineGroup> &groups);
     nlohmann::json hardware_;
+    std::vector<float> hardware_row_;  ///< hardware_features(hardware_), appended to every row
     /// This run's measurements per task: (actions, latency; <= 0 failed).
     std::map<std::string, std::vector<std::pair<ActionList, double>>> measured_;
 };
