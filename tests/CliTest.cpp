@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <sstream>
 
 using worldtune::test::count_lines;
 using worldtune::test::run_worldtune;
@@ -64,6 +65,7 @@ TEST(Cli, BadInputGivesOneClearLine) {
         {"tune matmul:M=4,N=4,K=4 --model oracle", "oracle"},
         {"workloads --network alexnet", "alexnet"},
         {"records import /nonexistent.jsonl --db " + temp_path("x.db"), "nonexistent"},
+        {"dataset split --split bogus", "unknown split 'bogus'"},
     };
     for (const Case &c : cases) {
         std::string out;
@@ -71,6 +73,25 @@ TEST(Cli, BadInputGivesOneClearLine) {
         EXPECT_NE(out.find(c.expected), std::string::npos) << c.args << " printed: " << out;
         EXPECT_EQ(out.find("terminate called"), std::string::npos) << c.args;
         EXPECT_EQ(out.find("Aborted"), std::string::npos) << c.args;
+    }
+}
+
+TEST(Cli, DatasetSplitPartitionsAListAsExportDoes) {
+    // Every workload of the list lands in exactly one split; the counts follow the fractions roughly.
+    const std::string path = std::string(WORLDTUNE_SOURCE_DIR) + "/data/collection_workloads.txt";
+    std::string train, val, test;
+    ASSERT_EQ(run_worldtune("dataset split --split train --list " + path, train), 0) << train;
+    ASSERT_EQ(run_worldtune("dataset split --split val --list " + path, val), 0) << val;
+    ASSERT_EQ(run_worldtune("dataset split --split test --list " + path, test), 0) << test;
+    const int total = count_lines(train) + count_lines(val) + count_lines(test);
+    std::ifstream list(path);
+    int specs = 0;
+    for (std::string line; std::getline(list, line);) specs += !line.empty() && line[0] != '#';
+    EXPECT_EQ(total, specs);
+    EXPECT_GT(count_lines(train), specs / 2);
+    for (const std::string &other : {val, test}) {
+        std::istringstream lines(other);
+        for (std::string spec; std::getline(lines, spec);) EXPECT_EQ(train.find(spec + "\n"), std::string::npos) << spec;
     }
 }
 

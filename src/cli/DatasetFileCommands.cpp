@@ -1,16 +1,48 @@
-// `worldtune dataset stats|verify`: what a dataset file holds, and whether its state texts regenerate.
+// `worldtune dataset stats|verify|split`: what a dataset file holds, whether its state texts regenerate, and
+// which workloads of a list fall in a split.
 #include "cli/Commands.h"
 
 #include "dataset/DatasetFile.h"
 #include "dataset/DatasetStats.h"
+#include "dataset/WorkloadList.h"
+#include "workload/Spec.h"
 
 #include <cstdio>
 #include <memory>
 
 namespace worldtune::cli {
 
-/// `dataset stats` and `dataset verify`.
+namespace {
+
+/// `dataset split`: the workloads of a list in one split, as `dataset export` assigns them (so a new machine
+/// can measure the training split alone: scripts/collect_machine.sh).
+void add_split_subcommand(CLI::App *dataset) {
+    struct SplitOptions {
+        std::string list = "data/collection_workloads.txt", split;
+        uint64_t seed = 1;
+        double val = 0.1, test = 0.15;
+    };
+    auto o = std::make_shared<SplitOptions>();
+    CLI::App *cmd = dataset->add_subcommand("split", "Print the workloads of a list that fall in one split (train, val or test)");
+    cmd->add_option("--list", o->list, "Workload list file")->capture_default_str();
+    cmd->add_option("--split", o->split, "train, val or test")->required();
+    cmd->add_option("--seed", o->seed, "Split seed (as export's)")->capture_default_str();
+    cmd->add_option("--val", o->val, "Fraction of workloads in the val split (as export's)")->capture_default_str();
+    cmd->add_option("--test", o->test, "Fraction of workloads in the test split (as export's)")->capture_default_str();
+    cmd->callback([o] {
+        const SplitKind want = split_from_name(o->split);
+        for (const std::string &spec : read_workload_list(o->list)) {
+            const std::string canonical = WorkloadSpec::parse(spec).canonical();
+            if (split_for(canonical, o->seed, o->val, o->test) == want) std::printf("%s\n", canonical.c_str());
+        }
+    });
+}
+
+}  // namespace
+
+/// `dataset stats`, `dataset verify` and `dataset split`.
 void add_file_subcommands(CLI::App *dataset) {
+    add_split_subcommand(dataset);
     struct FileOptions {
         std::string file;
         int sample = 50;

@@ -18,8 +18,10 @@ constexpr uint64_t kHashBasis = 1469598103934665603ull;
 uint64_t fnv1a64_bytes(uint64_t h, const void *data, size_t n);
 /// The hash of a text.
 uint64_t fnv1a64(const std::string &text);
-/// Continues hash `h` with one 64-bit word at once (a splitmix64 finalizer of the word, folded in as FNV
-/// folds a byte): for in-memory keys hashed per candidate (the rollout's action cache), never for stored ones.
+/// splitmix64's step: x plus the golden-ratio increment, then its finalizer (nearby inputs land far apart).
+uint64_t splitmix64(uint64_t x);
+/// Continues hash `h` with one 64-bit word at once (splitmix64 of the word, folded in as FNV folds a byte):
+/// for in-memory keys hashed per candidate (the rollout's action cache), never for stored ones.
 uint64_t mix64(uint64_t h, uint64_t word);
 
 }  // namespace worldtune

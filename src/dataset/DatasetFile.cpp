@@ -217,12 +217,8 @@ uint64_t prefix_texts_hash(const std::string &spec, const nlohmann::json &action
 }
 
 SplitKind split_for(const std::string &spec, uint64_t seed, double val_fraction, double test_fraction) {
-    const uint64_t h = fnv1a64(std::to_string(seed) + "|" + spec);
-    // Finish the mix so that nearby specs land far apart (splitmix64's finalizer).
-    uint64_t z = h + 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
+    // Finish the FNV hash with splitmix64 so that nearby specs land far apart.
+    const uint64_t z = splitmix64(fnv1a64(std::to_string(seed) + "|" + spec));
     const double u = double(z >> 11) * 0x1.0p-53;
     if (u < test_fraction) return SplitKind::Test;
     if (u < test_fraction + val_fraction) return SplitKind::Val;

@@ -1,5 +1,6 @@
 #include "study/Evaluation.h"
 
+#include "common/Statistics.h"
 #include "dataset/DatasetFile.h"
 #include "lower/StateText.h"
 #include "measure/Hardware.h"
@@ -69,7 +70,10 @@ double distance(const std::vector<float> &a, const std::vector<float> &b) {
 
 /// Scoring throughput on one population of the first workload of the evaluated split: the world model
 /// on its first scoring of the population (its actions new to the rollout's cache) and again (cached, as in a
-/// search's later generations), and the static model beside it when given.
+/// search's later generations: the median of kWarmScorings, since one timing on shared cores swings by a
+/// third), and the static model beside it when given.
+constexpr int kWarmScorings = 3;  ///< timings of the cached scoring; the report gives their median
+
 static ThroughputReport scoring_throughput(const Dataset &dataset, const EvalOptions &o, WorldModel &world, StaticModel *static_model) {
     ThroughputReport report;
     for (const DatasetWorkload &w : dataset.workloads) {
@@ -83,9 +87,13 @@ static ThroughputReport scoring_throughput(const Dataset &dataset, const EvalOpt
         double t1 = now_seconds();
         world.predict(population);
         const double cold_s = now_seconds() - t1;
-        t1 = now_seconds();
-        world.predict(population);
-        const double warm_s = now_seconds() - t1;
+        std::vector<double> warm_times;
+        for (int r = 0; r < kWarmScorings; r++) {
+            t1 = now_seconds();
+            world.predict(population);
+            warm_times.push_back(now_seconds() - t1);
+        }
+        const double warm_s = median_of(warm_times);
         report = {w.spec, int(population.size()), population.size() / std::max(cold_s, 1e-9), population.size() / std::max(warm_s, 1e-9), 0.0};
         if (static_model) {
             // The trained model: an untrained one returns random scores without lowering anything.
@@ -330,8 +338,8 @@ static std::string throughput_markdown(const ThroughputReport &t, int threads) {
     char buf[1024];
     std::snprintf(buf, sizeof buf,
                   "\nScoring throughput on %d sampled candidates of `%s` (%d threads): world model %.0f candidates/s on first "
-                  "sight of the population, %.0f candidates/s scoring it again (rollout + ranker, no lowering)",
-                  t.candidates, t.spec.c_str(), threads, t.world_per_second, t.world_warm_per_second);
+                  "sight of the population, %.0f candidates/s scoring it again (median of %d; rollout + ranker, no lowering)",
+                  t.candidates, t.spec.c_str(), threads, t.world_per_second, t.world_warm_per_second, kWarmScorings);
     std::string out = buf;
     if (t.static_per_second > 0) {
         std::snprintf(buf, sizeof buf, "; static model %.0f candidates/s (lowering + features + XGBoost), side by side: %.0fx",
