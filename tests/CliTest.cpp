@@ -150,6 +150,52 @@ int main() {
     EXPECT_NE(out.find("no successful record"), std::string::npos) << out;
 }
 
+TEST(Cli, ExportedKernelWithAPackedInputIsCorrect) {
+    // A dense layer whose weights W[n][k] are packed per output tile into a buffer that stores n innermost
+    // (search space v2's packed-input rule): measured, exported, linked and checked against a plain loop.
+    const std::string db = temp_path("packed.db"), dir = temp_path("packed_out"), actions = temp_path("packed.json");
+    std::remove(db.c_str());
+    const std::string spec = "dense:M=6,N=40,K=24";
+    std::ofstream(actions) << R"([["SP","out","n",[16],"guard"],["RE","out",["n_1","n_0","m"]],["AN","out","m","parallel"],)"
+                              R"(["AN","out","n_1","vectorize"],["CA","acc","out","n_0"],["SP","acc.u0","n",[8],"guard"],)"
+                              R"(["RE","acc.u0",["n_1","k$x","n_0","m"]],["AN","acc.u0","n_1","vectorize"],["CH","W","acc"],)"
+                              R"(["SO","W_in_acc",["_1","_0"]],["CA","W_in_acc","out","n_0"],["SP","W_in_acc","_1",[8],"guard"],)"
+                              R"(["AN","W_in_acc","_1_1","vectorize"]])";
+    std::string out;
+    ASSERT_EQ(run_worldtune("lower " + spec + " --actions " + actions, out), 0) << out;
+    EXPECT_NE(out.find("W_im_in_acc"), std::string::npos) << out;  // Halide's name of the wrapper
+    ASSERT_EQ(run_worldtune("measure " + spec + " --actions " + actions + " --repeats 1 --min-time 0 --db " + db, out), 0) << out;
+    EXPECT_NE(out.find("passed"), std::string::npos) << out;
+    ASSERT_EQ(run_worldtune("export " + spec + " --out " + dir + " --name dn --db " + db, out), 0) << out;
+    const std::string main_cpp = dir + "/main.cpp";
+    std::ofstream(main_cpp) << R"(#include "dn.h"
+#include "HalideBuffer.h"
+#include <cmath>
+#include <cstdio>
+int main() {
+    const int M = 6, N = 40, K = 24;
+    Halide::Runtime::Buffer<float> X(K, M), W(K, N), Y(N, M);
+    for (int m = 0; m < M; m++) for (int k = 0; k < K; k++) X(k, m) = float((m * 7 + k * 3) % 11) - 5;
+    for (int n = 0; n < N; n++) for (int k = 0; k < K; k++) W(k, n) = float((k * 5 + n) % 13) - 6;
+    if (dn(X, W, Y) != 0) return 2;
+    for (int m = 0; m < M; m++) for (int n = 0; n < N; n++) {
+        float ref = 0;
+        for (int k = 0; k < K; k++) ref += X(k, m) * W(k, n);
+        if (std::fabs(ref - Y(n, m)) > 1e-3f) { std::printf("mismatch at %d %d\n", n, m); return 1; }
+    }
+    std::printf("kernel ok\n");
+    return 0;
+}
+)";
+    ASSERT_EQ(worldtune::test::run_command("g++ -std=c++17 -O1 -I" + dir + " -I/usr/include/halide14 " + main_cpp + " " + dir +
+                                               "/dn.a -o " + dir + "/main -lpthread -ldl",
+                                           out),
+              0)
+        << out;
+    ASSERT_EQ(worldtune::test::run_command(dir + "/main", out), 0) << out;
+    EXPECT_NE(out.find("kernel ok"), std::string::npos) << out;
+}
+
 TEST(Cli, NetworkTuningReportsEverySubgraph) {
     const std::string db = temp_path("network.db");
     std::remove(db.c_str());
@@ -176,19 +222,22 @@ TEST(Cli, CompareWritesAReportPerModelBudgetAndPeer) {
     const std::string db = temp_path("compare.db"), report = temp_path("compare.md");
     std::remove(db.c_str());
     std::string out;
-    ASSERT_EQ(run_worldtune("compare matmul:M=32,N=24,K=16 --models random,static --trials 2,4 --peers openblas,li2018 "
+    ASSERT_EQ(run_worldtune("compare matmul:M=32,N=24,K=16 --models random,static/v1 --trials 2,4 --peers openblas,li2018 "
                             "--repeats 1 --min-time 0 --db " + db + " --out " + report, out),
               0)
         << out;
     std::ifstream in(report);
     const std::string md((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    for (const char *expected : {"random@2", "static@2", "random@4", "static@4", "openblas", "li2018", "geomean", "Produced by"})
+    for (const char *expected : {"random@2", "static/v1@2", "random@4", "static/v1@4", "openblas", "li2018", "geomean", "Produced by"})
         EXPECT_NE(md.find(expected), std::string::npos) << expected << "\n" << md;
     // Resumed: nothing left to tune, the comparison phase runs again and the report is still whole.
-    ASSERT_EQ(run_worldtune("compare matmul:M=32,N=24,K=16 --models random,static --trials 2,4 --peers none "
+    ASSERT_EQ(run_worldtune("compare matmul:M=32,N=24,K=16 --models random,static/v1 --trials 2,4 --peers none "
                             "--repeats 1 --min-time 0 --db " + db, out),
               0)
         << out;
     EXPECT_EQ(out.find("trials to measure"), std::string::npos) << out;
-    EXPECT_NE(out.find("static@4"), std::string::npos) << out;
+    EXPECT_NE(out.find("static/v1@4"), std::string::npos) << out;
+    // A search space that does not exist: one line, before anything is tuned.
+    EXPECT_EQ(run_worldtune("compare matmul:M=32,N=24,K=16 --models random/v9 --db " + db, out), 1);
+    EXPECT_NE(out.find("unknown search space 'v9'"), std::string::npos) << out;
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <map>
 #include <random>
 
 using namespace worldtune;
@@ -49,21 +50,85 @@ uint64_t test_seed() {
 
 TEST(Search, SketchRulesGiveValidStatesOnEveryOp) {
     std::cout << "seed " << test_seed() << "\n";
-    for (const char *text : kSpecs) {
-        WorkloadSpec spec = WorkloadSpec::parse(text);
-        SketchSampler sampler(spec, SamplerParams{}, test_seed());
-        int valid = 0;
-        for (int i = 0; i < 12; i++) {
-            ActionList a = sampler.draw();
-            try {
-                validate_actions(spec, a);
-                valid++;
-            } catch (const ScheduleError &) {
+    for (const std::string &space : search_space_names()) {
+        for (const char *text : kSpecs) {
+            WorkloadSpec spec = WorkloadSpec::parse(text);
+            SketchSampler sampler(spec, sampler_params_for_space(space), test_seed());
+            int valid = 0;
+            for (int i = 0; i < 12; i++) {
+                ActionList a = sampler.draw();
+                try {
+                    validate_actions(spec, a);
+                    valid++;
+                } catch (const ScheduleError &) {
+                }
             }
+            EXPECT_GE(valid, 9) << space << " " << text << ": most raw draws must be valid";
+            EXPECT_NO_THROW(sampler.sample_valid()) << space << " " << text;
         }
-        EXPECT_GE(valid, 9) << text << ": most raw draws must be valid";
-        EXPECT_NO_THROW(sampler.sample_valid()) << text;
     }
+    EXPECT_THROW(sampler_params_for_space("v0"), std::invalid_argument);
+}
+
+/// The packing actions (CH) of a schedule, and whether each stores the packed dim innermost.
+int packed_inputs(const ActionList &actions, const std::string &expected_innermost) {
+    int packed = 0;
+    for (const Action &a : actions) {
+        if (a.kind != ActionKind::Cache) continue;
+        packed++;
+        bool stored = false;
+        for (const Action &b : actions)
+            stored = stored || (b.kind == ActionKind::StorageOrder && b.stage == a.created_func() && b.dims[0] == expected_innermost);
+        EXPECT_TRUE(stored) << actions_to_json(actions).dump();
+    }
+    return packed;
+}
+
+TEST(Search, InputsReadAlongTheVectorLoopArePacked) {
+    // dense reads W(k, n) along the vectorized n with a stride of K: space 2 packs W with n innermost
+    // (p_pack_input 0.5), space 1 never does; a matmul's B(n, k) is read densely and is never packed.
+    SamplerParams v2 = sampler_params_for_space("v2"), v1 = sampler_params_for_space("v1");
+    v2.vector_lanes = v1.vector_lanes = 8;
+    const WorkloadSpec dense = WorkloadSpec::parse("dense:M=8,N=64,K=16");
+    SketchSampler packing(dense, v2, test_seed()), plain(dense, v1, test_seed());
+    int packed = 0;
+    for (int i = 0; i < 40; i++) {
+        const ActionList a = packing.sample_valid();
+        const int n = packed_inputs(a, "_1");
+        packed += n > 0;
+        if (n > 0) EXPECT_NE(state_text(dense, a).find("W_im_in_acc"), std::string::npos);  // Halide's name of the wrapper
+        EXPECT_EQ(packed_inputs(plain.sample_valid(), "_1"), 0);
+    }
+    EXPECT_GE(packed, 8) << "fewer than 8 of 40 (about 1e-4 by chance)";
+    SketchSampler matmul(WorkloadSpec::parse("matmul:M=8,N=64,K=16"), v2, test_seed());
+    for (int i = 0; i < 20; i++) EXPECT_EQ(packed_inputs(matmul.sample_valid(), ""), 0);
+}
+
+TEST(Search, RegisterTilesFitTheRegisterFile) {
+    // Space 2 sizes the unrolled block of an update to the target's vector registers: with 16 registers
+    // of 8 lanes, vectors x unrolled + vectors + 1 <= 16.
+    SamplerParams params = sampler_params_for_space("v2");
+    params.vector_lanes = 8;
+    params.vector_registers = 16;
+    const WorkloadSpec spec = WorkloadSpec::parse("matmul:M=64,N=64,K=32");
+    SketchSampler sampler(spec, params, test_seed());
+    int checked = 0;
+    for (int i = 0; i < 60; i++) {
+        const ActionList a = sampler.sample_valid();
+        std::map<std::string, int64_t> inner;  // innermost loop of each split of the update -> its extent
+        for (const Action &s : a)
+            if (s.kind == ActionKind::Split && s.stage == "acc.u0") inner[s.split_names().back()] = s.factors.back();
+        int64_t vectors = 0, unrolled = 0;
+        for (const Action &s : a) {
+            if (s.kind != ActionKind::Annotate || s.stage != "acc.u0" || !inner.count(s.dims[0])) continue;
+            if (s.annotation == AnnotationKind::Vectorize) vectors = inner[s.dims[0]] / 8;
+            if (s.annotation == AnnotationKind::Unroll) unrolled = inner[s.dims[0]];
+        }
+        if (vectors == 0 || unrolled == 0) continue;
+        checked++;
+        EXPECT_LE(vectors * unrolled + vectors + 1, 16) << actions_to_json(a).dump();
+    }
+    EXPECT_GE(checked, 10);
 }
 
 TEST(Search, RowsShorterThanAVectorVectorizeTheChannels) {

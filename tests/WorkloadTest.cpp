@@ -323,6 +323,41 @@ TEST(WorkloadTest, StageFacts) {
                      81.0 * 6 * (2.0 * 2 * 9 + 2));
 }
 
+/// The read of `input` in `stage` (the first one).
+const InputRead &read_of(const Workload &w, const std::string &stage, const std::string &input) {
+    for (const InputRead &r : w.find_stage(stage)->reads)
+        if (r.input == input) return r;
+    throw std::runtime_error(stage + " does not read " + input);
+}
+
+TEST(WorkloadTest, InputReadsNameTheLoopsOfEachDim) {
+    // dense: acc(n, m) += X(k, m) * W(k, n): W is read along n through its outer dim (a stride of K).
+    auto w = build_workload("dense:M=3,N=5,K=7");
+    const InputRead &weights = read_of(*w, "acc.u0", "W");
+    EXPECT_EQ(weights.dim_vars, (std::vector<Names>{{"k$x"}, {"n"}}));
+    EXPECT_EQ(weights.dim_of("n"), 1);
+    EXPECT_EQ(weights.dim_of("k$x"), 0);
+    EXPECT_EQ(weights.dim_of("m"), -1);
+    EXPECT_EQ(read_of(*w, "acc.u0", "X").dim_of("m"), 1);
+    EXPECT_TRUE(w->find_stage("acc")->reads.empty());
+
+    // NCHW convolution without padding: the weights W(s, r, c, k) along k through dim 3; the input's rows
+    // step by the stride, so x (stride 2) has no unit-step dim while r$x does.
+    w = build_workload("conv2d:N=1,C=4,H=9,W=9,K=6,R=3,S=3,stride=2");
+    EXPECT_EQ(read_of(*w, "acc.u0", "W").dim_of("k"), 3);
+    const InputRead &image = read_of(*w, "acc.u0", "I");
+    EXPECT_EQ(image.dim_vars[0], (Names{"x", "r$x"}));
+    EXPECT_EQ(image.dim_of("x"), -1);
+    EXPECT_EQ(image.dim_of("r$x"), 0);
+
+    // Grouped: the input channel is k / (K/G) * (C/G) + r$z, which does not step by one along k.
+    w = build_workload("conv2d:N=1,C=4,H=9,W=9,K=6,R=3,S=3,groups=2");
+    EXPECT_EQ(read_of(*w, "acc.u0", "I").dim_of("k"), -1);
+    // Padded: the reduction reads the Func `pad`, not the input.
+    w = build_workload("conv2d:N=1,C=4,H=9,W=9,K=6,R=3,S=3,pad=1");
+    for (const InputRead &r : w->find_stage("acc.u0")->reads) EXPECT_NE(r.input, "I");
+}
+
 TEST(WorkloadTest, WorkloadsCommandListsNetworks) {
     std::string out;
     EXPECT_EQ(test::run_worldtune("workloads --network resnet50", out), 0);

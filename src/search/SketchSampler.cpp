@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace worldtune {
@@ -36,6 +37,16 @@ void move_innermost(std::vector<std::string> &loops, const std::string &name) {
 }
 
 }  // namespace
+
+SamplerParams sampler_params_for_space(const std::string &name) {
+    SamplerParams p;
+    if (name == "v1") p.space = 1;
+    else if (name == "v2") p.space = 2;
+    else throw std::invalid_argument("unknown search space '" + name + "' (known: v1, v2)");
+    return p;
+}
+
+std::vector<std::string> search_space_names() { return {"v1", "v2"}; }
 
 SketchSampler::SketchSampler(const WorkloadSpec &spec, SamplerParams params, uint64_t seed)
     : spec_(spec), params_(params), rng_(seed), workload_(build_workload(spec)) {}
@@ -73,10 +84,22 @@ int SketchSampler::lanes() const {
     return Halide::get_host_target().natural_vector_size(Halide::Float(32));
 }
 
-int64_t SketchSampler::draw_tile(int64_t extent, bool vector_dim) {
-    // Candidates: powers of two and divisors of the extent, up to max_tile and the extent itself.
+int SketchSampler::registers() const {
+    if (params_.vector_registers > 0) return params_.vector_registers;
+    return Halide::get_host_target().has_feature(Halide::Target::AVX512) ? 32 : 16;
+}
+
+int64_t SketchSampler::draw_register_tile(int64_t extent, int64_t vector_inner) {
+    // Accumulators (vectors × unrolled), the vectors loaded per step and one broadcast stay in registers.
+    const int64_t vectors = std::max<int64_t>(1, vector_inner / lanes());
+    const int64_t cap = std::max<int64_t>(1, (registers() - 1 - vectors) / vectors);
+    return draw_tile(extent, false, cap);
+}
+
+int64_t SketchSampler::draw_tile(int64_t extent, bool vector_dim, int64_t largest) {
+    // Candidates: powers of two and divisors of the extent, up to the cap and the extent itself.
     std::vector<int64_t> choices;
-    const int64_t cap = std::min<int64_t>(extent, params_.max_tile);
+    const int64_t cap = std::min<int64_t>(extent, largest > 0 ? largest : params_.max_tile);
     for (int64_t p = 1; p <= cap; p *= 2) choices.push_back(p);
     for (int64_t d = 3; d <= cap; d++)
         if (extent % d == 0 && (d & (d - 1)) != 0) choices.push_back(d);
@@ -180,6 +203,10 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
     const int pure_levels = at_root ? 2 : 1;  // splits per pure loop: SSS at root, SS inside a tile
     std::vector<std::string> s_inner, s_mid, s_outer, r_inner, r_outer;
     std::string vector_loop;  // the innermost piece of pure loop `vector_pure`, when it is long enough
+    // Space 2 draws the vectorized loop first: its width sizes the register tile of the other loops.
+    int64_t vector_inner = 0;
+    if (params_.space >= 2 && vector_pure < pure_extents.size() && pure_extents[vector_pure] > 1)
+        vector_inner = draw_tile(pure_extents[vector_pure], true);
     size_t pure_index = 0;
     for (const LoopDim &d : stage.dims) {
         if (d.reduction) {
@@ -202,8 +229,13 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
             s_outer.push_back(d.name);
             continue;
         }
-        int64_t inner = draw_tile(extent, vector_dim);
-        if (!vector_dim) inner = std::min<int64_t>(inner, params_.max_unroll);
+        int64_t inner;
+        if (params_.space >= 2) {
+            inner = vector_dim ? vector_inner : draw_register_tile(extent, vector_inner);
+        } else {
+            inner = draw_tile(extent, vector_dim);
+            if (!vector_dim) inner = std::min<int64_t>(inner, params_.max_unroll);
+        }
         int64_t product = inner;  // what the outermost split of this loop divides by
         if (at_root) {
             int64_t mid = draw_tile(std::max<int64_t>(1, extent / inner), false);
@@ -245,7 +277,41 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
     }
 }
 
-void SketchSampler::schedule_fused_reduction(ActionList &out, const FuncInfo &f, const std::vector<int64_t> &tiles) {
+void SketchSampler::pack_inputs(ActionList &out, const FuncInfo &f, const std::string &vector_var, int64_t vector_extent,
+                                const std::string &tile_loop) {
+    if (params_.space < 2 || vector_extent < lanes()) return;
+    std::set<std::string> packed;
+    for (size_t s = 1; s < f.stages.size(); s++) {
+        for (const InputRead &read : f.stages[s].reads) {
+            const int d = read.dim_of(vector_var);
+            if (d <= 0 || packed.count(read.input) || !chance(DecisionKind::Structure, params_.p_pack_input)) continue;
+            packed.insert(read.input);
+            const Action cache = Action::cache(read.input, f.name);
+            const std::string wrapper = cache.created_func();
+            out.push_back(cache);
+            // The wrapper's dims are Halide's _0 .. _n-1 (the input's, innermost first): store _d innermost.
+            const auto dim = [](size_t i) { return "_" + std::to_string(i); };
+            std::vector<std::string> storage = {dim(size_t(d))};
+            for (size_t i = 0; i < read.dim_vars.size(); i++)
+                if (int(i) != d) storage.push_back(dim(i));
+            out.push_back(Action::storage_order(wrapper, storage));
+            int64_t extent = vector_extent;  // of dim _d in the packed region
+            if (!tile_loop.empty() && !chance(DecisionKind::ComputeLocation, params_.p_pack_at_root)) {
+                out.push_back(Action::compute_at(wrapper, workload_->func_infos.back().name, tile_loop));
+            } else {
+                out.push_back(Action::compute_root(wrapper));
+                if (storage.size() > 1) out.push_back(Action::annotate(wrapper, storage.back(), AnnotationKind::Parallel));
+                for (size_t i = 0; i < workload_->inputs.size(); i++)
+                    if (workload_->inputs[i].name() == read.input) extent = workload_->input_shapes[i][size_t(d)];
+            }
+            out.push_back(Action::split(wrapper, dim(size_t(d)), {lanes()}, tail_for(true, lanes(), extent)));
+            out.push_back(Action::annotate(wrapper, inner_name(dim(size_t(d)), 1), AnnotationKind::Vectorize));
+        }
+    }
+}
+
+void SketchSampler::schedule_fused_reduction(ActionList &out, const FuncInfo &f, const std::vector<int64_t> &tiles,
+                                             const std::string &tile_loop) {
     const FuncInfo &output = workload_->func_infos.back();
     std::vector<int64_t> extents;
     for (const LoopDim &d : f.dims) {
@@ -257,6 +323,7 @@ void SketchSampler::schedule_fused_reduction(ActionList &out, const FuncInfo &f,
     const size_t v = vector_index(f, extents);
     vectorize_reduction_func(out, f, extents, v);
     for (size_t s = 1; s < f.stages.size(); s++) tile_update(out, f.stages[s], extents, v, false);
+    if (!f.dims.empty()) pack_inputs(out, f, f.dims[v].name, extents[v], tile_loop);
 }
 
 void SketchSampler::schedule_root_reduction(ActionList &out, const FuncInfo &f) {
@@ -271,6 +338,7 @@ void SketchSampler::schedule_root_reduction(ActionList &out, const FuncInfo &f) 
         if (f.dims.size() > 1) out.push_back(Action::annotate(f.name, last, AnnotationKind::Parallel));
     }
     for (size_t s = 1; s < f.stages.size(); s++) tile_update(out, f.stages[s], extents, v, true);
+    if (!f.dims.empty()) pack_inputs(out, f, f.dims[v].name, extents[v], "");
 }
 
 bool SketchSampler::schedule_elementwise(ActionList &out, const FuncInfo &f, const std::string &tile_loop, bool tile_allowed) {
@@ -309,7 +377,7 @@ ActionList SketchSampler::build() {
             in_tile[f.name] = false;
         } else {
             out.push_back(Action::compute_at(f.name, funcs.back().name, tile_loop));
-            schedule_fused_reduction(out, f, tiles);
+            schedule_fused_reduction(out, f, tiles, tile_loop);
             in_tile[f.name] = true;
         }
     }

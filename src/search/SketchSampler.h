@@ -15,6 +15,14 @@
 //   elementwise        simple elementwise stages stay inlined (always-inline) or are computed at the
 //                      output's tile or at root, vectorized along their innermost loop
 //   unroll             random unrolling of small inner loops
+//   packed input       (space 2) an input that a reduction reads with a stride along its vectorized loop
+//                      (a dense layer's W[n][k] read along n, a convolution's OIhw weights read along the
+//                      output channels) is copied once per output tile, or once at the root, into a buffer
+//                      that stores that dim innermost (Halide's `in()` wrapper with reorder_storage): the
+//                      inner loops then read whole vectors (oneDNN's blocked weight formats, in Halide terms)
+//   register tile      (space 2) the unrolled block of a reduction's update is sized to the target's vector
+//                      register file: vectors × unrolled + vectors + 1 <= registers (accumulators, loaded
+//                      vectors and one broadcast), instead of a fixed largest unroll
 // Every random choice is recorded on a DecisionTape. Replaying a tape rebuilds its schedule; changing one
 // decision (mutation) or splicing two tapes (crossover) gives a neighbour that is again an instance of a
 // sketch: the evolutionary search works on tapes and never has to repair an action list.
@@ -30,7 +38,13 @@ namespace worldtune {
 
 /// Every knob of random sampling, with its default.
 struct SamplerParams {
+    int space = 2;                   ///< the sketch rules: 1 = before search space v2 (no packed inputs, unroll
+                                     ///< up to max_unroll), 2 = with packed inputs and register tiles
     int vector_lanes = 0;            ///< float32 lanes of a vector; 0: the host target's natural width
+    int vector_registers = 0;        ///< vector registers of the target; 0: the host's (32 with AVX-512, else 16)
+    double p_pack_input = 0.5;       ///< (space 2) chance of packing an input read strided along the vector loop
+    double p_pack_at_root = 0.25;    ///< (space 2) of a packed input inside the output's tile: chance of packing
+                                     ///< it once at the root instead
     double p_root_reduction = 0.3;   ///< chance of the root-reduction sketch instead of the fused one
     double p_inline_elementwise = 0.6;  ///< chance that a simple elementwise producer stays inlined
     double p_wide_vector = 0.8;      ///< when the output's innermost loop is shorter than a vector: chance
@@ -38,9 +52,14 @@ struct SamplerParams {
     int max_tile = 128;              ///< largest tile extent drawn for a loop
     int max_vectors = 4;             ///< largest vectorized loop, in vectors (wider ones crash LLVM 14 on
                                      ///< strided row reductions and spill registers elsewhere)
-    int max_unroll = 8;              ///< largest loop extent the sampler unrolls
+    int max_unroll = 8;              ///< (space 1) largest loop extent the sampler unrolls
     int max_tries = 50;              ///< draws per valid sample before giving up
 };
+
+/// The sampler's settings for a named search space ("v1", "v2"); throws std::invalid_argument otherwise.
+SamplerParams sampler_params_for_space(const std::string &name);
+/// The names sampler_params_for_space accepts, newest last.
+std::vector<std::string> search_space_names();
 
 /// What a random decision of the sampler sets, so mutations can aim at one kind (Ansor's mutation rules).
 enum class DecisionKind { TileSize, ParallelGrain, ComputeLocation, Unroll, Structure };
@@ -86,14 +105,22 @@ private:
     bool chance(DecisionKind kind, double p);
     ActionList build();
     int lanes() const;
-    int64_t draw_tile(int64_t extent, bool vector_dim);
+    int registers() const;
+    /// A tile extent for a loop of `extent`: a power of two or a divisor, at most `cap` (max_tile when 0).
+    int64_t draw_tile(int64_t extent, bool vector_dim, int64_t cap = 0);
+    /// The inner extent of a pure loop of an update's register tile (`vector_inner`: the vectorized loop's).
+    int64_t draw_register_tile(int64_t extent, int64_t vector_inner);
+    /// Packs the inputs a reduction stage reads strided along the loop `vector_var` (packed input rule).
+    void pack_inputs(ActionList &out, const FuncInfo &f, const std::string &vector_var, int64_t vector_extent,
+                     const std::string &tile_loop);
     /// The output dim vectorized instead of a too-short innermost one ("" none); drawn once per schedule.
     std::string wide_vector_dim_;
     void choose_wide_vector_dim();
     /// Which of a Func's pure dims to vectorize, given their extents: the innermost one, or the wide one.
     size_t vector_index(const FuncInfo &f, const std::vector<int64_t> &extents) const;
     void tile_output(ActionList &out, std::vector<int64_t> &tiles, std::string &tile_loop);
-    void schedule_fused_reduction(ActionList &out, const FuncInfo &f, const std::vector<int64_t> &tiles);
+    void schedule_fused_reduction(ActionList &out, const FuncInfo &f, const std::vector<int64_t> &tiles,
+                                  const std::string &tile_loop);
     void schedule_root_reduction(ActionList &out, const FuncInfo &f);
     /// Schedules a pure producer; returns whether it ends up inside the output's tile (inlined into a
     /// consumer that is, or computed there).

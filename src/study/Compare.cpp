@@ -19,13 +19,32 @@ int count_of(const std::map<std::string, int> &counts, const std::string &key) {
     return it == counts.end() ? 0 : it->second;
 }
 
-std::string compare_source(const std::string &model, uint64_t seed) { return "compare:" + model + ":seed" + std::to_string(seed); }
+/// A --models entry: a cost model, optionally with the search space it searches ("static/v1").
+struct ModelEntry {
+    std::string model, space;  ///< space "": the default (the newest)
+};
 
-/// Tunes (model, seed) to `trials` records, resuming; returns that run's records in measuring order and
-/// adds its overheads and counts to the workload's results.
+ModelEntry parse_entry(const std::string &entry) {
+    const size_t slash = entry.find('/');
+    if (slash == std::string::npos) return {entry, ""};
+    return {entry.substr(0, slash), entry.substr(slash + 1)};
+}
+
+std::string space_of(const ModelEntry &e) { return e.space.empty() ? search_space_names().back() : e.space; }
+
+/// The run's records are kept under the model and the space it searched.
+std::string compare_source(const ModelEntry &e, uint64_t seed) {
+    return "compare:" + e.model + "/" + space_of(e) + ":seed" + std::to_string(seed);
+}
+
+/// Tunes (model entry, seed) to `trials` records, resuming; returns that run's records in measuring order
+/// and adds its overheads and counts to the workload's results.
 std::vector<Record> run_and_count(RecordStore &store, const WorkloadSpec &spec, const std::string &model_name, uint64_t seed,
                                   int trials, const MeasureParams &mp, const CostModelParams &cp, CompareWorkload &w) {
-    const TuningRun run = tune_run(store, spec, model_name, seed, trials, mp, compare_source(model_name, seed), cp);
+    const ModelEntry entry = parse_entry(model_name);
+    TuneParams search;
+    search.sampler = sampler_params_for_space(space_of(entry));
+    const TuningRun run = tune_run(store, spec, entry.model, seed, trials, mp, compare_source(entry, seed), cp, search);
     if (run.fresh) {
         const double wall = std::max(1e-9, run.wall_seconds);
         w.seconds_per_trial[model_name].push_back(run.wall_seconds / std::max(1, run.measured));
@@ -63,8 +82,13 @@ CompareResults plan_compare(const CompareParams &p) {
         if (!is_baseline_name(peer)) throw StudyError("unknown peer '" + peer + "'");
     const std::vector<std::string> models = split_list(p.models);
     const std::vector<std::string> known = cost_model_names();
-    for (const std::string &m : models)
-        if (std::find(known.begin(), known.end(), m) == known.end()) throw StudyError("unknown cost model '" + m + "'");
+    const std::vector<std::string> spaces = search_space_names();
+    for (const std::string &m : models) {
+        const ModelEntry e = parse_entry(m);
+        if (std::find(known.begin(), known.end(), e.model) == known.end()) throw StudyError("unknown cost model '" + e.model + "'");
+        if (std::find(spaces.begin(), spaces.end(), space_of(e)) == spaces.end())
+            throw StudyError("unknown search space '" + e.space + "' in '" + m + "' (known: v1, v2)");
+    }
     const std::vector<int> budgets = parse_budgets(p.trials);
     if (models.empty() || budgets.empty()) throw StudyError("--models and --trials need at least one value");
     for (int b : budgets)

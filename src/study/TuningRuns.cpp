@@ -61,8 +61,8 @@ TuningRun tune_run(RecordStore &store, const WorkloadSpec &spec, const std::stri
         model->set_task(spec);
         model->update(known);
     }
-    std::fprintf(stderr, "  %s seed %llu: %d trials to measure (%zu in the database)\n", model_name.c_str(),
-                 (unsigned long long)seed, trials - int(run.records.size()), run.records.size());
+    std::fprintf(stderr, "  %s: %d trials to measure (%zu in the database)\n", source.c_str(), trials - int(run.records.size()),
+                 run.records.size());
     TuneParams tp = search;
     tp.seed = seed;
     tp.trials = trials - int(run.records.size());

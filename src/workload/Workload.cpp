@@ -23,6 +23,17 @@ std::string base_name(const std::string &name) {
 
 }  // namespace
 
+int InputRead::dim_of(const std::string &var) const {
+    const auto has = [&](const std::vector<std::string> &names) { return std::find(names.begin(), names.end(), var) != names.end(); };
+    int found = -1;
+    for (size_t d = 0; d < dim_vars.size(); d++) {
+        if (!has(dim_vars[d])) continue;
+        if (found >= 0) return -1;
+        found = int(d);
+    }
+    return found >= 0 && has(unit_step_vars[size_t(found)]) ? found : -1;
+}
+
 bool StageInfo::has_reduction() const {
     return std::any_of(dims.begin(), dims.end(), [](const LoopDim &d) { return d.reduction; });
 }
@@ -66,6 +77,69 @@ void check_buffer_size(const std::string &name, const std::vector<int> &shape) {
 
 }  // namespace
 
+namespace {
+
+/// The loop variables an index expression uses, in order of appearance, each once.
+class VariableNames : public Internal::IRVisitor {
+public:
+    std::vector<std::string> names;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Internal::Variable *v) override {
+        if (std::find(names.begin(), names.end(), v->name) == names.end()) names.push_back(v->name);
+    }
+};
+
+std::vector<std::string> variables_of(const Expr &e) {
+    VariableNames finder;
+    e.accept(&finder);
+    return finder.names;
+}
+
+/// Whether index `e` grows by exactly one when `var` does.
+bool steps_by_one(const Expr &e, const std::string &var) {
+    const Expr v = Internal::Variable::make(Int(32), var);
+    const Expr step = Internal::simplify(Internal::substitute(var, v + 1, e) - e);
+    return Internal::is_const_one(step);
+}
+
+/// The distinct reads of inputs (calls to "<input>_im", Halide's wrapper of an ImageParam, or to the input).
+class InputReads : public Internal::IRVisitor {
+public:
+    explicit InputReads(const std::vector<ImageParam> &inputs) : inputs_(inputs) {}
+    std::vector<InputRead> reads;
+
+private:
+    const std::vector<ImageParam> &inputs_;
+    using IRVisitor::visit;
+    void visit(const Internal::Call *call) override {
+        for (const ImageParam &p : inputs_) {
+            if (base_name(call->name) != p.name() + "_im" && call->name != p.name()) continue;
+            InputRead read{p.name(), {}, {}};
+            for (const Expr &arg : call->args) {
+                read.dim_vars.push_back(variables_of(arg));
+                read.unit_step_vars.emplace_back();
+                for (const std::string &v : read.dim_vars.back())
+                    if (steps_by_one(arg, v)) read.unit_step_vars.back().push_back(v);
+            }
+            const bool seen = std::any_of(reads.begin(), reads.end(), [&](const InputRead &r) {
+                return r.input == read.input && r.dim_vars == read.dim_vars;
+            });
+            if (!seen) reads.push_back(read);
+        }
+        IRVisitor::visit(call);
+    }
+};
+
+std::vector<InputRead> input_reads(const std::vector<Expr> &values, const std::vector<ImageParam> &inputs) {
+    InputReads finder(inputs);
+    for (const Expr &value : values) value.accept(&finder);
+    return finder.reads;
+}
+
+}  // namespace
+
 ImageParam WorkloadBuilder::input(const std::string &name, const std::vector<int> &shape) {
     check_buffer_size(name, shape);
     ImageParam p(Float(32), static_cast<int>(shape.size()), name);
@@ -89,10 +163,11 @@ void WorkloadBuilder::func(const Func &f, const std::vector<int64_t> &extents) {
                         std::to_string(extents.size()) + " extents");
     for (size_t i = 0; i < args.size(); i++) info.dims.push_back({args[i].name(), extents[i], false});
 
-    StageInfo pure{info.name, info.name, -1, info.dims};
+    StageInfo pure{info.name, info.name, -1, info.dims, input_reads(f.values().as_vector(), w_.inputs)};
     info.stages.push_back(pure);
     for (int u = 0; u < f.num_update_definitions(); u++) {
-        StageInfo s{info.name + ".u" + std::to_string(u), info.name, u, {}};
+        StageInfo s{info.name + ".u" + std::to_string(u), info.name, u, {}, {}};
+        s.reads = input_reads(f.update_values(u).as_vector(), w_.inputs);
         for (const Internal::ReductionVariable &r : f.function().update(u).schedule().rvars()) {
             const int64_t *extent = Internal::as_const_int(simplify(r.extent));
             if (!extent) throw SpecError("internal: reduction " + r.var + " of " + f.name() + " has no constant extent");
