@@ -87,6 +87,26 @@ TEST(ScheduleTest, MalformedActionJsonIsRefused) {
     for (const char *text : bad) EXPECT_THROW(Action::from_json(nlohmann::json::parse(text)), ActionFormatError) << text;
 }
 
+TEST(ScheduleTest, UnreachablePipelineIsRefusedAndNamed) {
+    // The row sum rfactored with a guarded tail reads expv up to 223 of 197 columns; inlined, the guard keeps
+    // the reads in bounds, but expv computed at the output's tile covers the whole box: Halide proves a read
+    // outside X and lowers the pipeline to `unreachable()`, which would run and leave the output unwritten.
+    const WorkloadSpec spec = WorkloadSpec::parse("softmax:M=4,N=197");
+    const ActionList actions = parse(R"([["SP","out","n",[32],"auto"],["SP","out","m",[1],"auto"],)"
+                                     R"(["SP","rowsum.u0","k$x",[32],"guard"],["RF","rowsum.u0","k_x_1","u"],)"
+                                     R"(["CA","rowsum_rf","rowsum","m"],["SP","rowsum_rf","u",[16],"auto"],)"
+                                     R"(["SP","rowsum_rf.u0","u",[16],"auto"],["AN","rowsum_rf.u0","u_1","vectorize"],)"
+                                     R"(["AN","rowsum_rf.u0","u_0","unroll"],["CA","expv","out","n_0"]])");
+    EXPECT_NO_THROW(state_text(spec, ActionList(actions.begin(), actions.end() - 1)));
+    try {
+        state_text(spec, actions);
+        FAIL() << "expected ScheduleError";
+    } catch (const ScheduleError &e) {
+        EXPECT_EQ(e.action_index, 9);
+        EXPECT_NE(std::string(e.what()).find("unreachable"), std::string::npos) << e.what();
+    }
+}
+
 TEST(ScheduleTest, InvalidActionListNamesTheFailingAction) {
     WorkloadSpec spec = WorkloadSpec::parse(kMatmul);
     // Unknown loop: refused when applied.

@@ -104,6 +104,31 @@ TEST(Search, InputsReadAlongTheVectorLoopArePacked) {
     for (int i = 0; i < 20; i++) EXPECT_EQ(packed_inputs(matmul.sample_valid(), ""), 0);
 }
 
+TEST(Search, LongRowReductionsAreRfactoredIntoVectors) {
+    // softmax's row max reads X along k, its row sum reads expv along k: space 2 may rfactor either into
+    // partial sums over a vectorized `u` (p_rfactor 0.5); space 1 never does.
+    SamplerParams v2 = sampler_params_for_space("v2"), v1 = sampler_params_for_space("v1");
+    v2.vector_lanes = v1.vector_lanes = 8;
+    const WorkloadSpec spec = WorkloadSpec::parse("softmax:M=8,N=100");
+    SketchSampler rows(spec, v2, test_seed()), plain(spec, v1, test_seed());
+    int rfactored = 0, serial = 0;
+    for (int i = 0; i < 80; i++) {
+        const ActionList a = rows.sample_valid();
+        bool parallel = false;
+        for (const Action &act : a) {
+            parallel = parallel || (act.kind == ActionKind::Annotate && act.annotation == AnnotationKind::Parallel);
+            if (act.kind != ActionKind::RFactor) continue;
+            rfactored++;
+            const Action vectorized = Action::annotate(act.created_func() + ".u0", "u_1", AnnotationKind::Vectorize);
+            EXPECT_NE(std::find(a.begin(), a.end(), vectorized), a.end()) << actions_to_json(a).dump();
+        }
+        serial += !parallel;
+        for (const Action &act : plain.sample_valid()) EXPECT_NE(act.kind, ActionKind::RFactor);
+    }
+    EXPECT_GE(rfactored, 20) << "two reductions, 80 schedules, p 0.5: fewer than 20 is about 1e-20 by chance";
+    EXPECT_GE(serial, 1) << "p_serial 0.1 over 80 schedules: none is about 2e-4 by chance";
+}
+
 TEST(Search, RegisterTilesFitTheRegisterFile) {
     // Space 2 sizes the unrolled block of an update to the target's vector registers: with 16 registers
     // of 8 lanes, vectors x unrolled + vectors + 1 <= 16.

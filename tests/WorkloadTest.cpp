@@ -324,16 +324,16 @@ TEST(WorkloadTest, StageFacts) {
 }
 
 /// The read of `input` in `stage` (the first one).
-const InputRead &read_of(const Workload &w, const std::string &stage, const std::string &input) {
-    for (const InputRead &r : w.find_stage(stage)->reads)
-        if (r.input == input) return r;
+const StageRead &read_of(const Workload &w, const std::string &stage, const std::string &input) {
+    for (const StageRead &r : w.find_stage(stage)->reads)
+        if (r.producer == input) return r;
     throw std::runtime_error(stage + " does not read " + input);
 }
 
-TEST(WorkloadTest, InputReadsNameTheLoopsOfEachDim) {
+TEST(WorkloadTest, StageReadsNameTheLoopsOfEachDim) {
     // dense: acc(n, m) += X(k, m) * W(k, n): W is read along n through its outer dim (a stride of K).
     auto w = build_workload("dense:M=3,N=5,K=7");
-    const InputRead &weights = read_of(*w, "acc.u0", "W");
+    const StageRead &weights = read_of(*w, "acc.u0", "W");
     EXPECT_EQ(weights.dim_vars, (std::vector<Names>{{"k$x"}, {"n"}}));
     EXPECT_EQ(weights.dim_of("n"), 1);
     EXPECT_EQ(weights.dim_of("k$x"), 0);
@@ -345,7 +345,7 @@ TEST(WorkloadTest, InputReadsNameTheLoopsOfEachDim) {
     // step by the stride, so x (stride 2) has no unit-step dim while r$x does.
     w = build_workload("conv2d:N=1,C=4,H=9,W=9,K=6,R=3,S=3,stride=2");
     EXPECT_EQ(read_of(*w, "acc.u0", "W").dim_of("k"), 3);
-    const InputRead &image = read_of(*w, "acc.u0", "I");
+    const StageRead &image = read_of(*w, "acc.u0", "I");
     EXPECT_EQ(image.dim_vars[0], (Names{"x", "r$x"}));
     EXPECT_EQ(image.dim_of("x"), -1);
     EXPECT_EQ(image.dim_of("r$x"), 0);
@@ -355,7 +355,13 @@ TEST(WorkloadTest, InputReadsNameTheLoopsOfEachDim) {
     EXPECT_EQ(read_of(*w, "acc.u0", "I").dim_of("k"), -1);
     // Padded: the reduction reads the Func `pad`, not the input.
     w = build_workload("conv2d:N=1,C=4,H=9,W=9,K=6,R=3,S=3,pad=1");
-    for (const InputRead &r : w->find_stage("acc.u0")->reads) EXPECT_NE(r.input, "I");
+    for (const StageRead &r : w->find_stage("acc.u0")->reads) EXPECT_NE(r.producer, "I");
+    EXPECT_FALSE(read_of(*w, "acc.u0", "pad").is_input);
+    EXPECT_EQ(read_of(*w, "acc.u0", "pad").dim_of("r$x"), 0);
+    // softmax: the row sum reads the Func expv along its innermost dim.
+    w = build_workload("softmax:M=4,N=6");
+    EXPECT_EQ(read_of(*w, "rowsum.u0", "expv").dim_of("k$x"), 0);
+    EXPECT_TRUE(read_of(*w, "rowmax.u0", "X").is_input);
 }
 
 TEST(WorkloadTest, WorkloadsCommandListsNetworks) {

@@ -86,10 +86,26 @@ Internal::Stmt lower_workload(Workload &w) {
     return capture.stmt;
 }
 
+/// Whether a lowered pipeline still produces anything: Halide replaces the whole body with `unreachable()`
+/// when it proves that the schedule reads outside an input (a producer computed over a region its
+/// consumers' guards would have kept in bounds).
+class ProducesSomething : public Internal::IRVisitor {
+public:
+    bool found = false;
+
+private:
+    using IRVisitor::visit;
+    void visit(const Internal::ProducerConsumer *) override { found = true; }
+};
+
 Internal::Stmt lower_prefix_stmt(const WorkloadSpec &spec, const ActionList &actions, size_t prefix) {
     std::unique_ptr<Workload> w = build_workload(spec);
     apply_actions(*w, ActionList(actions.begin(), actions.begin() + prefix));
-    return lower_workload(*w);
+    Internal::Stmt stmt = lower_workload(*w);
+    ProducesSomething check;
+    stmt.accept(&check);
+    if (!check.found) throw ScheduleError(-1, "the schedule lowers to unreachable code (Halide proved a read outside an input)");
+    return stmt;
 }
 
 std::string lower_prefix(const WorkloadSpec &spec, const ActionList &actions, size_t prefix) {

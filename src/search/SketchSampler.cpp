@@ -192,7 +192,7 @@ void SketchSampler::tile_output(ActionList &out, std::vector<int64_t> &tiles, st
         out.push_back(Action::fuse(f.name, outer[outer.size() - 1 - j], fused, next));
         fused = next;
     }
-    out.push_back(Action::annotate(f.name, fused, AnnotationKind::Parallel));
+    parallelize(out, f.name, fused);
     tile_loop = k == outer.size() ? fused : outer.front();
     if (!vector_inner.empty() && tiles[v] >= lanes())
         out.push_back(Action::annotate(f.name, vector_inner, AnnotationKind::Vectorize));
@@ -273,8 +273,38 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
             out.push_back(Action::fuse(stage.name, s_outer[s_outer.size() - 2], fused, next));
             fused = next;
         }
-        out.push_back(Action::annotate(stage.name, fused, AnnotationKind::Parallel));
+        parallelize(out, stage.name, fused);
     }
+}
+
+void SketchSampler::parallelize(ActionList &out, const std::string &stage, const std::string &loop) {
+    if (!serial_) out.push_back(Action::annotate(stage, loop, AnnotationKind::Parallel));
+}
+
+bool SketchSampler::rfactor_row_reduction(ActionList &out, const StageInfo &stage, bool at_root) {
+    if (params_.space < 2 || stage.dims.empty() || !stage.dims[0].reduction) return false;
+    const LoopDim &r = stage.dims[0];
+    const bool contiguous = std::any_of(stage.reads.begin(), stage.reads.end(), [&](const StageRead &read) { return read.dim_of(r.name) == 0; });
+    if (r.extent < 2 * lanes() || !contiguous || !chance(DecisionKind::Structure, params_.p_rfactor)) return false;
+    std::vector<int64_t> widths;  // 1, 2 or 4 vectors of partial sums
+    for (int64_t vectors = 1; vectors <= 4 && vectors * lanes() <= r.extent; vectors *= 2) widths.push_back(vectors * lanes());
+    const int64_t width = widths[choose(DecisionKind::TileSize, uint32_t(widths.size()))];
+    out.push_back(Action::split(stage.name, r.name, {width}, tail_for(true, width, r.extent)));
+    const Action rfactor = Action::rfactor(stage.name, split_name(r.name, 1, 1), "u");
+    out.push_back(rfactor);
+    const std::string partial = rfactor.created_func();
+    // The partial sums live per row: at the stage's innermost pure loop (at the root when it has none).
+    auto pure = std::find_if(stage.dims.begin(), stage.dims.end(), [](const LoopDim &d) { return !d.reduction; });
+    if (pure != stage.dims.end()) out.push_back(Action::compute_at(partial, stage.func, pure->name));
+    else out.push_back(Action::compute_root(partial));
+    out.push_back(Action::split(partial, "u", {lanes()}));
+    out.push_back(Action::annotate(partial, split_name("u", 1, 1), AnnotationKind::Vectorize));
+    out.push_back(Action::split(partial + ".u0", "u", {lanes()}));
+    out.push_back(Action::annotate(partial + ".u0", split_name("u", 1, 1), AnnotationKind::Vectorize));
+    if (width > lanes()) out.push_back(Action::annotate(partial + ".u0", split_name("u", 1, 0), AnnotationKind::Unroll));
+    if (at_root && !stage.dims.empty() && stage.dims.back().name != r.name && stage.dims.back().extent > 1)
+        parallelize(out, stage.name, stage.dims.back().name);
+    return true;
 }
 
 void SketchSampler::pack_inputs(ActionList &out, const FuncInfo &f, const std::string &vector_var, int64_t vector_extent,
@@ -282,11 +312,11 @@ void SketchSampler::pack_inputs(ActionList &out, const FuncInfo &f, const std::s
     if (params_.space < 2 || vector_extent < lanes()) return;
     std::set<std::string> packed;
     for (size_t s = 1; s < f.stages.size(); s++) {
-        for (const InputRead &read : f.stages[s].reads) {
+        for (const StageRead &read : f.stages[s].reads) {
             const int d = read.dim_of(vector_var);
-            if (d <= 0 || packed.count(read.input) || !chance(DecisionKind::Structure, params_.p_pack_input)) continue;
-            packed.insert(read.input);
-            const Action cache = Action::cache(read.input, f.name);
+            if (!read.is_input || d <= 0 || packed.count(read.producer) || !chance(DecisionKind::Structure, params_.p_pack_input)) continue;
+            packed.insert(read.producer);
+            const Action cache = Action::cache(read.producer, f.name);
             const std::string wrapper = cache.created_func();
             out.push_back(cache);
             // The wrapper's dims are Halide's _0 .. _n-1 (the input's, innermost first): store _d innermost.
@@ -300,9 +330,9 @@ void SketchSampler::pack_inputs(ActionList &out, const FuncInfo &f, const std::s
                 out.push_back(Action::compute_at(wrapper, workload_->func_infos.back().name, tile_loop));
             } else {
                 out.push_back(Action::compute_root(wrapper));
-                if (storage.size() > 1) out.push_back(Action::annotate(wrapper, storage.back(), AnnotationKind::Parallel));
+                if (storage.size() > 1) parallelize(out, wrapper, storage.back());
                 for (size_t i = 0; i < workload_->inputs.size(); i++)
-                    if (workload_->inputs[i].name() == read.input) extent = workload_->input_shapes[i][size_t(d)];
+                    if (workload_->inputs[i].name() == read.producer) extent = workload_->input_shapes[i][size_t(d)];
             }
             out.push_back(Action::split(wrapper, dim(size_t(d)), {lanes()}, tail_for(true, lanes(), extent)));
             out.push_back(Action::annotate(wrapper, inner_name(dim(size_t(d)), 1), AnnotationKind::Vectorize));
@@ -322,7 +352,8 @@ void SketchSampler::schedule_fused_reduction(ActionList &out, const FuncInfo &f,
     }
     const size_t v = vector_index(f, extents);
     vectorize_reduction_func(out, f, extents, v);
-    for (size_t s = 1; s < f.stages.size(); s++) tile_update(out, f.stages[s], extents, v, false);
+    for (size_t s = 1; s < f.stages.size(); s++)
+        if (!rfactor_row_reduction(out, f.stages[s], false)) tile_update(out, f.stages[s], extents, v, false);
     if (!f.dims.empty()) pack_inputs(out, f, f.dims[v].name, extents[v], tile_loop);
 }
 
@@ -335,9 +366,10 @@ void SketchSampler::schedule_root_reduction(ActionList &out, const FuncInfo &f) 
         vectorize_reduction_func(out, f, extents, v);
         // The outermost dim in parallel (its outer piece when it is the one split into vectors).
         const std::string last = v + 1 == f.dims.size() ? split_name(f.dims.back().name, 1, 0) : f.dims.back().name;
-        if (f.dims.size() > 1) out.push_back(Action::annotate(f.name, last, AnnotationKind::Parallel));
+        if (f.dims.size() > 1) parallelize(out, f.name, last);
     }
-    for (size_t s = 1; s < f.stages.size(); s++) tile_update(out, f.stages[s], extents, v, true);
+    for (size_t s = 1; s < f.stages.size(); s++)
+        if (!rfactor_row_reduction(out, f.stages[s], true)) tile_update(out, f.stages[s], extents, v, true);
     if (!f.dims.empty()) pack_inputs(out, f, f.dims[v].name, extents[v], "");
 }
 
@@ -349,7 +381,7 @@ bool SketchSampler::schedule_elementwise(ActionList &out, const FuncInfo &f, con
         out.push_back(Action::compute_at(f.name, output.name, tile_loop));
     } else {
         out.push_back(Action::compute_root(f.name));
-        if (f.dims.size() > 1) out.push_back(Action::annotate(f.name, f.dims.back().name, AnnotationKind::Parallel));
+        if (f.dims.size() > 1) parallelize(out, f.name, f.dims.back().name);
     }
     if (!f.dims.empty()) vectorize_pure(out, f.name, f.dims[0], f.dims[0].extent);
     return at_tile;
@@ -359,6 +391,7 @@ ActionList SketchSampler::build() {
     ActionList out;
     std::vector<int64_t> tiles;
     std::string tile_loop;
+    serial_ = params_.space >= 2 && chance(DecisionKind::Structure, params_.p_serial);
     choose_wide_vector_dim();
     tile_output(out, tiles, tile_loop);
     // Consumers first: a Func may live inside the output's tile only when every consumer does too

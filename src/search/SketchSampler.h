@@ -20,6 +20,12 @@
 //                      output channels) is copied once per output tile, or once at the root, into a buffer
 //                      that stores that dim innermost (Halide's `in()` wrapper with reorder_storage): the
 //                      inner loops then read whole vectors (oneDNN's blocked weight formats, in Halide terms)
+//   row reduction      (space 2) a reduction whose innermost loop is a long reduction over an input's
+//                      contiguous dim (softmax, layernorm) may be rfactored: the reduction is split by 1, 2
+//                      or 4 vectors, the inner piece becomes the pure dim `u` of a partial Func computed per
+//                      row, vectorized (and unrolled: independent accumulators), then summed across `u`
+//   serial             (space 2) a decision per schedule to leave every loop serial: for tiny ops, starting
+//                      the thread pool costs more than the work
 //   register tile      (space 2) the unrolled block of a reduction's update is sized to the target's vector
 //                      register file: vectors × unrolled + vectors + 1 <= registers (accumulators, loaded
 //                      vectors and one broadcast), instead of a fixed largest unroll
@@ -43,6 +49,8 @@ struct SamplerParams {
     int vector_lanes = 0;            ///< float32 lanes of a vector; 0: the host target's natural width
     int vector_registers = 0;        ///< vector registers of the target; 0: the host's (32 with AVX-512, else 16)
     double p_pack_input = 0.5;       ///< (space 2) chance of packing an input read strided along the vector loop
+    double p_rfactor = 0.5;          ///< (space 2) chance of rfactoring a long contiguous row reduction
+    double p_serial = 0.1;           ///< (space 2) chance of a schedule without parallel loops
     double p_pack_at_root = 0.25;    ///< (space 2) of a packed input inside the output's tile: chance of packing
                                      ///< it once at the root instead
     double p_root_reduction = 0.3;   ///< chance of the root-reduction sketch instead of the fused one
@@ -113,6 +121,11 @@ private:
     /// Packs the inputs a reduction stage reads strided along the loop `vector_var` (packed input rule).
     void pack_inputs(ActionList &out, const FuncInfo &f, const std::string &vector_var, int64_t vector_extent,
                      const std::string &tile_loop);
+    /// Schedules `stage` as a vectorized row reduction through rfactor when the rule applies and is drawn.
+    bool rfactor_row_reduction(ActionList &out, const StageInfo &stage, bool at_root);
+    /// Marks a loop parallel, unless this schedule was drawn serial.
+    void parallelize(ActionList &out, const std::string &stage, const std::string &loop);
+    bool serial_ = false;  ///< this schedule leaves every loop serial
     /// The output dim vectorized instead of a too-short innermost one ("" none); drawn once per schedule.
     std::string wide_vector_dim_;
     void choose_wide_vector_dim();

@@ -23,7 +23,7 @@ std::string base_name(const std::string &name) {
 
 }  // namespace
 
-int InputRead::dim_of(const std::string &var) const {
+int StageRead::dim_of(const std::string &var) const {
     const auto has = [&](const std::vector<std::string> &names) { return std::find(names.begin(), names.end(), var) != names.end(); };
     int found = -1;
     for (size_t d = 0; d < dim_vars.size(); d++) {
@@ -104,36 +104,43 @@ bool steps_by_one(const Expr &e, const std::string &var) {
     return Internal::is_const_one(step);
 }
 
-/// The distinct reads of inputs (calls to "<input>_im", Halide's wrapper of an ImageParam, or to the input).
-class InputReads : public Internal::IRVisitor {
+/// The distinct reads of inputs (calls to "<input>_im", Halide's wrapper of an ImageParam, or to the
+/// input) and of the pipeline's other Funcs.
+class StageReads : public Internal::IRVisitor {
 public:
-    explicit InputReads(const std::vector<ImageParam> &inputs) : inputs_(inputs) {}
-    std::vector<InputRead> reads;
+    StageReads(const std::vector<ImageParam> &inputs, const std::string &self) : inputs_(inputs), self_(self) {}
+    std::vector<StageRead> reads;
 
 private:
     const std::vector<ImageParam> &inputs_;
+    std::string self_;
     using IRVisitor::visit;
     void visit(const Internal::Call *call) override {
-        for (const ImageParam &p : inputs_) {
-            if (base_name(call->name) != p.name() + "_im" && call->name != p.name()) continue;
-            InputRead read{p.name(), {}, {}};
-            for (const Expr &arg : call->args) {
-                read.dim_vars.push_back(variables_of(arg));
-                read.unit_step_vars.emplace_back();
-                for (const std::string &v : read.dim_vars.back())
-                    if (steps_by_one(arg, v)) read.unit_step_vars.back().push_back(v);
-            }
-            const bool seen = std::any_of(reads.begin(), reads.end(), [&](const InputRead &r) {
-                return r.input == read.input && r.dim_vars == read.dim_vars;
-            });
-            if (!seen) reads.push_back(read);
-        }
         IRVisitor::visit(call);
+        if (call->call_type != Internal::Call::Halide && call->call_type != Internal::Call::Image) return;
+        StageRead read{base_name(call->name), true, {}, {}};
+        const bool input = std::any_of(inputs_.begin(), inputs_.end(), [&](const ImageParam &p) {
+            if (read.producer != p.name() + "_im" && read.producer != p.name()) return false;
+            read.producer = p.name();
+            return true;
+        });
+        read.is_input = input;
+        if (read.producer == self_) return;
+        for (const Expr &arg : call->args) {
+            read.dim_vars.push_back(variables_of(arg));
+            read.unit_step_vars.emplace_back();
+            for (const std::string &v : read.dim_vars.back())
+                if (steps_by_one(arg, v)) read.unit_step_vars.back().push_back(v);
+        }
+        const bool seen = std::any_of(reads.begin(), reads.end(), [&](const StageRead &r) {
+            return r.producer == read.producer && r.dim_vars == read.dim_vars;
+        });
+        if (!seen) reads.push_back(read);
     }
 };
 
-std::vector<InputRead> input_reads(const std::vector<Expr> &values, const std::vector<ImageParam> &inputs) {
-    InputReads finder(inputs);
+std::vector<StageRead> stage_reads(const std::vector<Expr> &values, const std::vector<ImageParam> &inputs, const std::string &self) {
+    StageReads finder(inputs, self);
     for (const Expr &value : values) value.accept(&finder);
     return finder.reads;
 }
@@ -163,11 +170,11 @@ void WorkloadBuilder::func(const Func &f, const std::vector<int64_t> &extents) {
                         std::to_string(extents.size()) + " extents");
     for (size_t i = 0; i < args.size(); i++) info.dims.push_back({args[i].name(), extents[i], false});
 
-    StageInfo pure{info.name, info.name, -1, info.dims, input_reads(f.values().as_vector(), w_.inputs)};
+    StageInfo pure{info.name, info.name, -1, info.dims, stage_reads(f.values().as_vector(), w_.inputs, base_name(f.name()))};
     info.stages.push_back(pure);
     for (int u = 0; u < f.num_update_definitions(); u++) {
         StageInfo s{info.name + ".u" + std::to_string(u), info.name, u, {}, {}};
-        s.reads = input_reads(f.update_values(u).as_vector(), w_.inputs);
+        s.reads = stage_reads(f.update_values(u).as_vector(), w_.inputs, base_name(f.name()));
         for (const Internal::ReductionVariable &r : f.function().update(u).schedule().rvars()) {
             const int64_t *extent = Internal::as_const_int(simplify(r.extent));
             if (!extent) throw SpecError("internal: reduction " + r.var + " of " + f.name() + " has no constant extent");

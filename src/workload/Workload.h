@@ -20,14 +20,16 @@ struct LoopDim {
     bool reduction = false;
 };
 
-/// How a stage reads one input: for each of the input's dims (innermost in memory first), the loop
-/// variables its index expression uses, and those of them whose next value reads the next element.
-/// `I(x * 2 + r$x, y, c)` reads dim 0 with {x, r$x}, of which r$x steps by one.
-struct InputRead {
-    std::string input;
+/// How a stage reads one producer (an input or a Func): for each of the producer's dims (innermost in
+/// memory first, in its default storage), the loop variables its index expression uses, and those of
+/// them whose next value reads the next element. `I(x * 2 + r$x, y, c)` reads dim 0 with {x, r$x}, of
+/// which r$x steps by one.
+struct StageRead {
+    std::string producer;
+    bool is_input = true;  ///< an ImageParam (else a Func of the pipeline)
     std::vector<std::vector<std::string>> dim_vars;
     std::vector<std::vector<std::string>> unit_step_vars;
-    /// The one input dim that `var` indexes, with a step of one element (-1 when none, several, or another step).
+    /// The one dim that `var` indexes, with a step of one element (-1 when none, several, or another step).
     int dim_of(const std::string &var) const;
 };
 
@@ -37,7 +39,7 @@ struct StageInfo {
     std::string func;
     int update = -1;
     std::vector<LoopDim> dims;      ///< innermost first, as Halide orders loops by default
-    std::vector<InputRead> reads;   ///< the inputs (ImageParams) it reads, one entry per distinct access
+    std::vector<StageRead> reads;   ///< the inputs and Funcs it reads, one entry per distinct access
     bool has_reduction() const;
 };
 
