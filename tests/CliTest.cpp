@@ -25,7 +25,7 @@ TEST(Cli, TuneMeasuresStoresAndPrintsTheBestSchedule) {
     EXPECT_NE(out.find("GFLOP/s"), std::string::npos);
     EXPECT_NE(out.find("out.split(Var(\"n\")"), std::string::npos) << "the best schedule is printed as Halide code";
     // A second run resumes: the four states in the database are not measured again.
-    ASSERT_EQ(run_worldtune("tune matmul:M=48,N=40,K=24 --trials 3 --repeats 2 --min-time 0.001 --db " + db, out), 0) << out;
+    ASSERT_EQ(run_worldtune("tune matmul:M=48,N=40,K=24 --trials 3 --space v1 --repeats 2 --min-time 0.001 --db " + db, out), 0) << out;
     EXPECT_NE(out.find("4 states already"), std::string::npos) << out;
     ASSERT_EQ(run_worldtune("records list matmul:M=48,N=40,K=24 --db " + db, out), 0) << out;
     EXPECT_GE(count_lines(out), 7);
@@ -63,6 +63,8 @@ TEST(Cli, BadInputGivesOneClearLine) {
         {"lower matmul:M=4,N=4,K=4 --actions " + bad_action + " --prefix 5", "exceeds"},
         {"measure matmul:M=4,N=4,K=4 --no-store --actions " + bad_action, "schedule"},
         {"tune matmul:M=4,N=4,K=4 --model oracle", "oracle"},
+        {"tune matmul:M=4,N=4,K=4 --space v7", "v7"},
+        {"dataset collect --space v0", "v0"},
         {"workloads --network alexnet", "alexnet"},
         {"records import /nonexistent.jsonl --db " + temp_path("x.db"), "nonexistent"},
         {"dataset split --split bogus", "unknown split 'bogus'"},

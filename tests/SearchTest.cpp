@@ -85,21 +85,23 @@ int packed_inputs(const ActionList &actions, const std::string &expected_innermo
 }
 
 TEST(Search, InputsReadAlongTheVectorLoopArePacked) {
-    // dense reads W(k, n) along the vectorized n with a stride of K: space 2 packs W with n innermost
+    // dense reads W(k, n) along the vectorized n with a stride of K: space 2 may pack W with n innermost
     // (p_pack_input 0.5), space 1 never does; a matmul's B(n, k) is read densely and is never packed.
     SamplerParams v2 = sampler_params_for_space("v2"), v1 = sampler_params_for_space("v1");
     v2.vector_lanes = v1.vector_lanes = 8;
     const WorkloadSpec dense = WorkloadSpec::parse("dense:M=8,N=64,K=16");
     SketchSampler packing(dense, v2, test_seed()), plain(dense, v1, test_seed());
     int packed = 0;
-    for (int i = 0; i < 40; i++) {
+    for (int i = 0; i < 80; i++) {
         const ActionList a = packing.sample_valid();
         const int n = packed_inputs(a, "_1");
         packed += n > 0;
         if (n > 0) EXPECT_NE(state_text(dense, a).find("W_im_in_acc"), std::string::npos);  // Halide's name of the wrapper
         EXPECT_EQ(packed_inputs(plain.sample_valid(), "_1"), 0);
     }
-    EXPECT_GE(packed, 8) << "fewer than 8 of 40 (about 1e-4 by chance)";
+    // About a third of the valid samples pack (W is read along n only when n is the vectorized loop and the
+    // draw packs it; measured over 25 seeds: 20 to 34 of 80). Fewer than 6 of 80 is far outside that.
+    EXPECT_GE(packed, 6);
     SketchSampler matmul(WorkloadSpec::parse("matmul:M=8,N=64,K=16"), v2, test_seed());
     for (int i = 0; i < 20; i++) EXPECT_EQ(packed_inputs(matmul.sample_valid(), ""), 0);
 }
@@ -125,8 +127,8 @@ TEST(Search, LongRowReductionsAreRfactoredIntoVectors) {
         serial += !parallel;
         for (const Action &act : plain.sample_valid()) EXPECT_NE(act.kind, ActionKind::RFactor);
     }
-    EXPECT_GE(rfactored, 20) << "two reductions, 80 schedules, p 0.5: fewer than 20 is about 1e-20 by chance";
-    EXPECT_GE(serial, 1) << "p_serial 0.1 over 80 schedules: none is about 2e-4 by chance";
+    EXPECT_GE(rfactored, 20) << "two reductions, 80 schedules, p 0.5 (59 to 81 over 15 seeds)";
+    EXPECT_GE(serial, 1) << "p_serial 0.1 over 80 schedules (3 to 14 over 15 seeds; none is about 2e-4 by chance)";
 }
 
 TEST(Search, RegisterTilesFitTheRegisterFile) {
@@ -153,7 +155,7 @@ TEST(Search, RegisterTilesFitTheRegisterFile) {
         checked++;
         EXPECT_LE(vectors * unrolled + vectors + 1, 16) << actions_to_json(a).dump();
     }
-    EXPECT_GE(checked, 10);
+    EXPECT_GE(checked, 5) << "a vectorized and an unrolled loop in most schedules (16 to 27 of 60 over 15 seeds)";
 }
 
 TEST(Search, RowsShorterThanAVectorVectorizeTheChannels) {

@@ -1,4 +1,4 @@
-// What several commands share: the measuring options.
+// What several commands share: the measuring options and the search space.
 #include "cli/Commands.h"
 
 namespace worldtune::cli {
@@ -11,6 +11,15 @@ void add_measure_options(CLI::App *cmd, MeasureParams &params) {
         ->capture_default_str()->check(CLI::NonNegativeNumber);
     cmd->add_option("--timeout", params.timeout_seconds, "Seconds allowed for one candidate's compile + run + check")
         ->capture_default_str()->check(CLI::PositiveNumber);
+}
+
+void add_space_option(CLI::App *cmd, SamplerParams &sampler) {
+    const std::vector<std::string> names = search_space_names();
+    cmd->add_option_function<std::string>(
+           "--space", [&sampler](const std::string &name) { sampler = sampler_params_for_space(name); },
+           "Search space: the sketch rules candidates are sampled from (v1: before packed inputs, register tiles "
+           "and rfactored row reductions; default " + names.back() + ")")
+        ->check(CLI::IsMember(names));
 }
 
 }  // namespace worldtune::cli

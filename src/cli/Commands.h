@@ -4,6 +4,7 @@
 #include "common/OneLineError.h"
 #include "common/Text.h"
 #include "measure/Measurer.h"
+#include "search/SketchSampler.h"
 
 #include <CLI/CLI.hpp>
 
@@ -20,6 +21,8 @@ struct CommandError : OneLineError {
 
 /// --threads, --repeats, --min-time, --timeout into `params`.
 void add_measure_options(CLI::App *cmd, MeasureParams &params);
+/// --space v1|v2: the sketch rules the search samples from (SamplerParams::space), into `sampler`.
+void add_space_option(CLI::App *cmd, SamplerParams &sampler);
 
 void add_lower_command(CLI::App &app);
 void add_workloads_command(CLI::App &app);

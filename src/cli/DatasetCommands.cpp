@@ -59,6 +59,7 @@ void add_collect_subcommand(CLI::App *dataset) {
         ->capture_default_str()->check(CLI::NonNegativeNumber);
     collect->add_option("--per-round", col->params.tune.measures_per_round, "Candidates measured between model updates")
         ->capture_default_str()->check(CLI::PositiveNumber);
+    add_space_option(collect, col->params.tune.sampler);
     add_measure_options(collect, col->params.measure);
     collect->callback([col] {
         col->params.models = split_list(col->models);

@@ -125,6 +125,7 @@ void add_tune_command(CLI::App &app) {
                     "Weight of dissimilarity when picking a batch among the best-scored (0: the top by score)")
         ->capture_default_str()->check(CLI::Range(0.0, 1.0));
     cmd->add_option("--seed", opts->tune.seed, "Search seed")->capture_default_str();
+    add_space_option(cmd, opts->tune.sampler);
     cmd->add_option("--db", opts->db, "Records database")->capture_default_str();
     cmd->add_flag("--quiet", opts->quiet, "No per-trial progress lines");
     add_measure_options(cmd, opts->measure);
