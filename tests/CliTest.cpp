@@ -108,6 +108,16 @@ TEST(Cli, SampleGivesValidSchedulesForEveryOp) {
     }
 }
 
+/// Compiles DIR/main.cpp against an exported kernel DIR/NAME.a and runs it; `out` holds what it printed.
+void link_and_run(const std::string &dir, const std::string &name, std::string &out) {
+    ASSERT_EQ(worldtune::test::run_command("g++ -std=c++17 -O1 -I" + dir + " -I/usr/include/halide14 " + dir + "/main.cpp " + dir +
+                                               "/" + name + ".a -o " + dir + "/main -lpthread -ldl",
+                                           out),
+              0)
+        << out;
+    ASSERT_EQ(worldtune::test::run_command(dir + "/main", out), 0) << out;
+}
+
 TEST(Cli, BestAndExportGiveCodeAndALinkableKernel) {
     const std::string db = temp_path("export.db"), dir = temp_path("export_out");
     std::remove(db.c_str());
@@ -140,12 +150,7 @@ int main() {
     return 0;
 }
 )";
-    ASSERT_EQ(worldtune::test::run_command("g++ -std=c++17 -O1 -I" + dir + " -I/usr/include/halide14 " + main_cpp + " " + dir +
-                                               "/mm.a -o " + dir + "/main -lpthread -ldl",
-                                           out),
-              0)
-        << out;
-    ASSERT_EQ(worldtune::test::run_command(dir + "/main", out), 0) << out;
+    link_and_run(dir, "mm", out);
     EXPECT_NE(out.find("kernel ok"), std::string::npos);
     // Nothing to export for a workload never tuned.
     EXPECT_NE(run_worldtune("export matmul:M=5,N=5,K=5 --out " + dir + " --db " + db, out), 0);
@@ -189,12 +194,7 @@ int main() {
     return 0;
 }
 )";
-    ASSERT_EQ(worldtune::test::run_command("g++ -std=c++17 -O1 -I" + dir + " -I/usr/include/halide14 " + main_cpp + " " + dir +
-                                               "/dn.a -o " + dir + "/main -lpthread -ldl",
-                                           out),
-              0)
-        << out;
-    ASSERT_EQ(worldtune::test::run_command(dir + "/main", out), 0) << out;
+    link_and_run(dir, "dn", out);
     EXPECT_NE(out.find("kernel ok"), std::string::npos) << out;
 }
 

@@ -38,15 +38,20 @@ void move_innermost(std::vector<std::string> &loops, const std::string &name) {
 
 }  // namespace
 
+std::vector<std::string> search_space_names() { return {"v1", "v2"}; }
+
 SamplerParams sampler_params_for_space(const std::string &name) {
+    const std::vector<std::string> names = search_space_names();
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end()) {
+        std::string known;
+        for (const std::string &n : names) known += (known.empty() ? "" : ", ") + n;
+        throw std::invalid_argument("unknown search space '" + name + "' (known: " + known + ")");
+    }
     SamplerParams p;
-    if (name == "v1") p.space = 1;
-    else if (name == "v2") p.space = 2;
-    else throw std::invalid_argument("unknown search space '" + name + "' (known: v1, v2)");
+    p.space = int(it - names.begin()) + 1;  // v<N> is space N
     return p;
 }
-
-std::vector<std::string> search_space_names() { return {"v1", "v2"}; }
 
 SketchSampler::SketchSampler(const WorkloadSpec &spec, SamplerParams params, uint64_t seed)
     : spec_(spec), params_(params), rng_(seed), workload_(build_workload(spec)) {}

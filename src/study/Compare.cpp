@@ -82,12 +82,14 @@ CompareResults plan_compare(const CompareParams &p) {
         if (!is_baseline_name(peer)) throw StudyError("unknown peer '" + peer + "'");
     const std::vector<std::string> models = split_list(p.models);
     const std::vector<std::string> known = cost_model_names();
-    const std::vector<std::string> spaces = search_space_names();
     for (const std::string &m : models) {
         const ModelEntry e = parse_entry(m);
         if (std::find(known.begin(), known.end(), e.model) == known.end()) throw StudyError("unknown cost model '" + e.model + "'");
-        if (std::find(spaces.begin(), spaces.end(), space_of(e)) == spaces.end())
-            throw StudyError("unknown search space '" + e.space + "' in '" + m + "' (known: v1, v2)");
+        try {
+            sampler_params_for_space(space_of(e));
+        } catch (const std::invalid_argument &x) {
+            throw StudyError(std::string(x.what()) + " in '" + m + "'");
+        }
     }
     const std::vector<int> budgets = parse_budgets(p.trials);
     if (models.empty() || budgets.empty()) throw StudyError("--models and --trials need at least one value");
