@@ -1,5 +1,6 @@
 // Measurement in worker processes: a good schedule measures; every failure mode (refused actions, runtime
 // errors, wrong output, hangs, crashes) becomes its error kind and the rest of the batch still measures.
+#include "measure/BlasCore.h"
 #include "measure/Hardware.h"
 #include "measure/Measurer.h"
 #include "measure/OutputCheck.h"
@@ -54,6 +55,25 @@ TEST(Measure, HardwareDescribesThisMachine) {
     EXPECT_GT(hw.value("logical_cores", 0), 0);
     EXPECT_FALSE(hw.value("halide_target", std::string()).empty());
     EXPECT_FALSE(hardware_summary().empty());
+}
+
+// OpenBLAS's kernels follow the machine's vector width when the core it chose from the CPU model is
+// narrower; never narrower than its own choice, never for a name it does not know.
+TEST(Measure, OpenBlasCoreFollowsTheVectorWidth) {
+    EXPECT_EQ(openblas_core_width("Prescott"), 128);
+    EXPECT_EQ(openblas_core_width("HASWELL"), 256);
+    EXPECT_EQ(openblas_core_width("SkylakeX"), 512);
+    EXPECT_EQ(openblas_core_width("riscv"), 0);
+    EXPECT_EQ(openblas_core_for("Prescott", 512), "SkylakeX");
+    EXPECT_EQ(openblas_core_for("Haswell", 512), "SkylakeX");
+    EXPECT_EQ(openblas_core_for("Nehalem", 256), "Haswell");
+    EXPECT_EQ(openblas_core_for("SkylakeX", 512), "");
+    EXPECT_EQ(openblas_core_for("Zen", 256), "");
+    EXPECT_EQ(openblas_core_for("SkylakeX", 256), "") << "never narrower than OpenBLAS's own choice";
+    EXPECT_EQ(openblas_core_for("SomethingNew", 512), "");
+    EXPECT_EQ(openblas_core_for("Prescott", 128), "");
+    const int width = machine_vector_width();
+    EXPECT_TRUE(width == 128 || width == 256 || width == 512) << width;
 }
 
 TEST(Measure, ValidScheduleMeasures) {

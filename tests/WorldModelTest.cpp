@@ -9,6 +9,7 @@
 #include "train/Calibration.h"
 #include "train/EncoderTrainer.h"
 #include "train/EncodingCache.h"
+#include "train/StateCorpus.h"
 #include "world/Nets.h"
 #include "world/Ranker.h"
 #include "world/LatentCorrection.h"
@@ -31,6 +32,7 @@
 #include <filesystem>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 using namespace worldtune;
@@ -165,6 +167,80 @@ TEST(WorldModel, TokenizerKeepsNumbersMeaningful) {
     std::ofstream(path) << "{\"format\": \"something-else\"}";
     EXPECT_THROW(Tokenizer::load(path), TokenizerError);
     EXPECT_THROW(Tokenizer::load(temp_path("missing.json")), TokenizerError);
+}
+
+// New action kinds (a wider search space) add words the transition must learn; the encoder keeps the
+// vocabulary it was trained with and reads the appended words as <unk>.
+TEST(WorldModel, TokenizerGrowsForNewActionsAndTheEncoderKeepsItsWords) {
+    const Tokenizer t = Tokenizer::train({"SP out x 16 auto\nAN out x_1 vectorize", "SP out y 8 auto"}, 512, 1);
+    EXPECT_EQ(t.encoder_words(), t.vocab_size());
+    const Tokenizer g = t.extended({"CH W_in_out\nSO W_in_out x y", "CH W_in_out\nRF out_rf u", "SP out x 16 auto"}, 512, 2);
+    EXPECT_EQ(g.vocab_size(), t.vocab_size() + 2) << "CH and W_in_out are seen twice; SO, RF once (below min_count)";
+    EXPECT_EQ(g.encoder_words(), t.vocab_size());
+    for (int id = 0; id < t.vocab_size(); id++) EXPECT_EQ(g.word(id), t.word(id)) << "old ids keep their words";
+    EXPECT_GE(g.encode("CH")[0], t.vocab_size());
+    EXPECT_EQ(g.encode("SO")[0], Tokenizer::kUnk);
+    EXPECT_EQ(g.extended({"SO x", "SO y"}, 512, 2).encoder_words(), t.vocab_size()) << "growing again keeps the encoder's words";
+    EXPECT_EQ(g.extended({"SO x", "SO y"}, g.vocab_size(), 1).vocab_size(), g.vocab_size()) << "max_vocab holds";
+
+    const std::string path = temp_path("tok_grown.json");
+    g.save(path);
+    EXPECT_EQ(Tokenizer::load(path), g);
+    EXPECT_EQ(Tokenizer::load(path).encoder_words(), t.vocab_size());
+    std::ofstream(path) << "{\"format\": \"worldtune-tokenizer\", \"version\": 1, \"encoder_words\": 9999, "
+                           "\"words\": [\"<pad>\", \"<unk>\", \"<cls>\", \"<mask>\", \"x\"]}";
+    EXPECT_THROW(Tokenizer::load(path), TokenizerError);
+
+    WorldConfig c = tiny_config();
+    EncoderTrainer enc(c, 300);
+    const auto appended = enc.encode({{50, 400, 60}}), unknown = enc.encode({{50, Tokenizer::kUnk, 60}});
+    for (int d = 0; d < c.d_model; d++) EXPECT_EQ(appended[0][size_t(d)], unknown[0][size_t(d)]);
+}
+
+// Which trajectories keep their intermediate states depends on each trajectory alone: a dataset that
+// grows keeps its old choice, except where a new trajectory takes a place.
+TEST(WorldModel, IntermediateChoiceSurvivesAGrowingDataset) {
+    auto trajectory = [](int i) {
+        DatasetTrajectory t;
+        t.actions = nlohmann::json::array({nlohmann::json{{"kind", "SP"}, {"factor", i}}});
+        return t;
+    };
+    Dataset d;
+    for (int w = 0; w < 4; w++) {
+        DatasetWorkload wl;
+        wl.spec = "matmul:M=" + std::to_string(8 + w) + ",N=8,K=8";
+        for (int i = 0; i < 10; i++) wl.trajectories.push_back(trajectory(i));
+        d.workloads.push_back(wl);
+    }
+    std::vector<std::pair<int, int>> all;
+    for (int w = 0; w < 4; w++)
+        for (int i = 0; i < 10; i++) all.emplace_back(w, i);
+    const size_t keep = 8;
+    auto chosen = [&](const Dataset &data, const std::vector<std::pair<int, int>> &ts, uint64_t seed) {
+        const std::vector<size_t> order = intermediate_order(data, ts, seed);
+        EXPECT_EQ(order.size(), ts.size());
+        std::set<std::pair<std::string, int>> out;
+        for (size_t i = 0; i < keep; i++) out.insert({data.workloads[size_t(ts[order[i]].first)].spec, ts[order[i]].second});
+        return out;
+    };
+    const auto before = chosen(d, all, 1);
+    EXPECT_EQ(before, chosen(d, all, 1)) << "deterministic";
+    EXPECT_NE(before, chosen(d, all, 2)) << "the seed matters";
+
+    // Another machine's workload joins in front (files are concatenated, indices shift).
+    Dataset grown;
+    DatasetWorkload extra;
+    extra.spec = "dense:M=4,N=8,K=8";
+    for (int i = 0; i < 3; i++) extra.trajectories.push_back(trajectory(100 + i));
+    grown.workloads.push_back(extra);
+    for (const DatasetWorkload &wl : d.workloads) grown.workloads.push_back(wl);
+    std::vector<std::pair<int, int>> grown_all = {{0, 0}, {0, 1}, {0, 2}};
+    for (const auto &[w, i] : all) grown_all.emplace_back(w + 1, i);
+    const auto after = chosen(grown, grown_all, 1);
+    size_t newcomers = 0, kept = 0;
+    for (const auto &[spec, i] : after) newcomers += spec == extra.spec;
+    for (const auto &key : before) kept += after.count(key);
+    EXPECT_EQ(kept + newcomers, keep) << "an old trajectory leaves the choice only for a new one";
 }
 
 TEST(WorldModel, WindowsOverlapAndPoolingMasksPadding) {
@@ -346,6 +422,31 @@ TEST(WorldModel, AFewStepsLowerTheLosses) {
     std::printf("transition loss %.4f -> %.4f, final mse %.4f -> %.4f\n", tr.first_loss, tr.last_loss, q0.final_mse, q1.final_mse);
     EXPECT_LT(tr.last_loss, tr.first_loss);
     EXPECT_LT(q1.final_mse, q0.final_mse);
+
+    // Epoch checkpoints: a run killed after epoch 2 resumes there; a finished one trains no epoch and
+    // restores the kept weights; other data starts over.
+    const std::vector<TrajectorySample> val(samples.begin(), samples.begin() + 6);
+    const std::string tck = temp_path("transition.ckpt");
+    c.transition_epochs = 2;
+    TransitionTrainer first(c, 16);
+    const StageReport two = first.train(samples, val, states, [](const std::string &) {}, tck);
+    c.transition_epochs = 4;
+    nlohmann::json meta = nlohmann::json::parse(std::ifstream(tck + ".json"));
+    meta["inputs"]["epochs"] = 4;  // as if a 4-epoch run had been killed after its second epoch
+    std::ofstream(tck + ".json") << meta.dump();
+    TransitionTrainer second(c, 16);
+    std::vector<std::string> lines;
+    const StageReport rest = second.train(samples, val, states, [&](const std::string &l) { lines.push_back(l); }, tck);
+    EXPECT_EQ(rest.resumed_from, 2);
+    EXPECT_EQ(rest.steps, two.steps) << "two epochs left, as many steps as the first two";
+    TransitionTrainer finished(c, 16);
+    const StageReport none = finished.train(samples, val, states, [](const std::string &) {}, tck);
+    EXPECT_EQ(none.steps, 0);
+    EXPECT_EQ(finished.tables().tokens, second.tables().tokens) << "the kept epoch's weights come back";
+    EXPECT_EQ(finished.tables().w_w, second.tables().w_w);
+    TransitionTrainer other(c, 16);
+    const std::vector<TrajectorySample> fewer(samples.begin(), samples.begin() + 20);
+    EXPECT_EQ(other.train(fewer, val, states, [](const std::string &) {}, tck).resumed_from, 0);
 }
 
 TEST(WorldModel, TinyRecipeGivesABundleThatScoresAndRoundTrips) {

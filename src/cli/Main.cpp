@@ -1,6 +1,7 @@
 // Entry point of the `worldtune` command line: every failure becomes one clear line and exit code 1.
 #include "cli/Commands.h"
 
+#include "measure/BlasCore.h"
 #include "schedule/Apply.h"
 
 #include "Halide.h"
@@ -8,6 +9,7 @@
 #include <iostream>
 
 int main(int argc, char **argv) {
+    worldtune::use_full_width_openblas(argv);  // before anything runs on OpenBLAS (measure/BlasCore.h)
     CLI::App app{"worldtune: an auto-scheduler for Halide pipelines guided by a compiler world model"};
     app.require_subcommand(1);
     app.set_version_flag("--version", WORLDTUNE_VERSION);

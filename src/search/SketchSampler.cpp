@@ -198,6 +198,7 @@ void SketchSampler::tile_output(ActionList &out, std::vector<int64_t> &tiles, st
         fused = next;
     }
     parallelize(out, f.name, fused);
+    parallel_loop_ = fused;
     tile_loop = k == outer.size() ? fused : outer.front();
     if (!vector_inner.empty() && tiles[v] >= lanes())
         out.push_back(Action::annotate(f.name, vector_inner, AnnotationKind::Vectorize));
@@ -332,7 +333,10 @@ void SketchSampler::pack_inputs(ActionList &out, const FuncInfo &f, const std::s
             out.push_back(Action::storage_order(wrapper, storage));
             int64_t extent = vector_extent;  // of dim _d in the packed region
             if (!tile_loop.empty() && !chance(DecisionKind::ComputeLocation, params_.p_pack_at_root)) {
-                out.push_back(Action::compute_at(wrapper, workload_->func_infos.back().name, tile_loop));
+                // Inside the tile, or once per iteration of the parallel loop around it (the packed region
+                // often depends on that loop alone: a convolution's weights on the output-channel tile).
+                const bool outer = parallel_loop_ != tile_loop && choose(DecisionKind::ComputeLocation, 2) == 1;
+                out.push_back(Action::compute_at(wrapper, workload_->func_infos.back().name, outer ? parallel_loop_ : tile_loop));
             } else {
                 out.push_back(Action::compute_root(wrapper));
                 if (storage.size() > 1) parallelize(out, wrapper, storage.back());

@@ -17,7 +17,8 @@
 //   unroll             random unrolling of small inner loops
 //   packed input       (space 2) an input that a reduction reads with a stride along its vectorized loop
 //                      (a dense layer's W[n][k] read along n, a convolution's OIhw weights read along the
-//                      output channels) is copied once per output tile, or once at the root, into a buffer
+//                      output channels) is copied per output tile, per iteration of the output's parallel
+//                      loop, or once at the root, into a buffer
 //                      that stores that dim innermost (Halide's `in()` wrapper with reorder_storage): the
 //                      inner loops then read whole vectors (oneDNN's blocked weight formats, in Halide terms)
 //   row reduction      (space 2) a reduction whose innermost loop is a long reduction over an input's
@@ -126,6 +127,7 @@ private:
     /// Marks a loop parallel, unless this schedule was drawn serial.
     void parallelize(ActionList &out, const std::string &stage, const std::string &loop);
     bool serial_ = false;  ///< this schedule leaves every loop serial
+    std::string parallel_loop_;  ///< the output's (fused) parallel loop in this schedule
     /// The output dim vectorized instead of a too-short innermost one ("" none); drawn once per schedule.
     std::string wide_vector_dim_;
     void choose_wide_vector_dim();

@@ -1,5 +1,6 @@
 #include "train/StateCorpus.h"
 
+#include "common/Hash.h"
 #include "lower/StateText.h"
 #include "workload/Spec.h"
 
@@ -18,6 +19,22 @@ nlohmann::json prefix_actions(const Dataset &dataset, const StateKey &key) {
     nlohmann::json prefix = nlohmann::json::array();
     for (int i = 0; i < key.prefix && i < int(all.size()); i++) prefix.push_back(all[size_t(i)]);
     return prefix;
+}
+
+std::vector<size_t> intermediate_order(const Dataset &dataset, const std::vector<std::pair<int, int>> &trajectories, uint64_t seed) {
+    std::vector<std::pair<uint64_t, size_t>> keyed(trajectories.size());
+    for (size_t i = 0; i < trajectories.size(); i++) {
+        const auto [w, t] = trajectories[i];
+        const DatasetWorkload &wl = dataset.workloads[size_t(w)];
+        uint64_t h = mix64(kHashBasis, seed);
+        h = fnv1a64_bytes(h, wl.spec.data(), wl.spec.size());
+        const std::string actions = wl.trajectories[size_t(t)].actions.dump();
+        keyed[i] = {fnv1a64_bytes(h, actions.data(), actions.size()), i};
+    }
+    std::sort(keyed.begin(), keyed.end());
+    std::vector<size_t> order(keyed.size());
+    for (size_t i = 0; i < keyed.size(); i++) order[i] = keyed[i].second;
+    return order;
 }
 
 StateCorpus build_state_corpus(const Dataset &dataset, const CorpusOptions &options, TextCache &cache,
@@ -47,9 +64,7 @@ StateCorpus build_state_corpus(const Dataset &dataset, const CorpusOptions &opti
         }
         for (int t : ok) successful.emplace_back(int(w), t);
     }
-    std::vector<size_t> order(successful.size());
-    for (size_t i = 0; i < order.size(); i++) order[i] = i;
-    std::shuffle(order.begin(), order.end(), rng);
+    const std::vector<size_t> order = intermediate_order(dataset, successful, options.seed);
     std::vector<bool> with_intermediates(successful.size(), false);
     for (size_t i = 0; i < order.size() && int(i) < options.intermediate_trajectories; i++) with_intermediates[order[i]] = true;
     const size_t measured = successful.size();

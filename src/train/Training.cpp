@@ -111,17 +111,9 @@ struct Context {
 
 void stage_texts(Context &c) { c.need_corpus(); }
 
-void stage_tokenizer(Context &c) {
-    if (fs::exists(c.path("tokenizer.json")) && !c.redo("tokenizer")) return;
-    const StateCorpus &corpus = c.need_corpus();
-    const double t0 = now_seconds();
-    std::vector<std::string> sample;
-    std::mt19937_64 rng(c.config.seed);
-    std::vector<size_t> order;
-    for (size_t k = 0; k < corpus.texts.size(); k++)
-        if (!corpus.texts[k].empty() && c.split_of_key(k) == SplitKind::Train) order.push_back(k);
-    std::shuffle(order.begin(), order.end(), rng);
-    for (size_t i = 0; i < order.size() && int(i) < kTokenizerSampleTexts; i++) sample.push_back(corpus.texts[order[i]]);
+/// The serialized actions of the train split's trajectories, one text per trajectory.
+std::vector<std::string> train_action_texts(const Context &c) {
+    std::vector<std::string> texts;
     for (const DatasetWorkload &w : c.dataset.workloads) {
         if (w.split != SplitKind::Train) continue;
         for (const DatasetTrajectory &t : w.trajectories) {
@@ -131,9 +123,43 @@ void stage_tokenizer(Context &c) {
             } catch (const std::exception &) {
                 continue;
             }
-            sample.push_back(text);
+            texts.push_back(text);
         }
     }
+    return texts;
+}
+
+/// An existing tokenizer gains the words of actions it has not seen (a wider search space); the encoder
+/// keeps its vocabulary (Tokenizer.h, "Growing"), the transition learns the new words.
+void extend_tokenizer(Context &c) {
+    const Tokenizer &old = c.need_tokenizer();
+    Tokenizer grown = old.extended(train_action_texts(c), c.config.vocab_max, c.config.vocab_min_count);
+    if (grown.vocab_size() == old.vocab_size()) return;
+    std::string added;
+    for (int id = old.vocab_size(); id < grown.vocab_size(); id++) added += (added.empty() ? "" : " ") + grown.word(id);
+    c.log("tokenizer: " + std::to_string(grown.vocab_size() - old.vocab_size()) + " words of new actions appended (" +
+          added + "); the encoder keeps its " + std::to_string(grown.encoder_words()));
+    grown.save(c.path("tokenizer.json"));
+    c.record("tokenizer_extension", {{"vocab", grown.vocab_size()}, {"encoder_words", grown.encoder_words()}, {"added", added}});
+    c.tokenizer = grown;
+    c.ids.clear();
+}
+
+void stage_tokenizer(Context &c) {
+    if (fs::exists(c.path("tokenizer.json")) && !c.redo("tokenizer")) {
+        extend_tokenizer(c);
+        return;
+    }
+    const StateCorpus &corpus = c.need_corpus();
+    const double t0 = now_seconds();
+    std::vector<std::string> sample;
+    std::mt19937_64 rng(c.config.seed);
+    std::vector<size_t> order;
+    for (size_t k = 0; k < corpus.texts.size(); k++)
+        if (!corpus.texts[k].empty() && c.split_of_key(k) == SplitKind::Train) order.push_back(k);
+    std::shuffle(order.begin(), order.end(), rng);
+    for (size_t i = 0; i < order.size() && int(i) < kTokenizerSampleTexts; i++) sample.push_back(corpus.texts[order[i]]);
+    for (std::string &text : train_action_texts(c)) sample.push_back(std::move(text));
     c.tokenizer = Tokenizer::train(sample, c.config.vocab_max, c.config.vocab_min_count);
     c.tokenizer.save(c.path("tokenizer.json"));
     c.ids.clear();
@@ -169,11 +195,14 @@ nlohmann::json report_json(const StageReport &r) {
 
 void stage_mlm(Context &c) {
     if (fs::exists(c.cached("encoder_mlm.pt")) && !c.redo("mlm")) return;
+    if (c.need_tokenizer().encoder_words() != c.tokenizer.vocab_size())
+        throw std::runtime_error("stage 'mlm': the tokenizer was extended after its encoder was trained; "
+                                 "a new encoder needs a new tokenizer (--stage tokenizer --restart)");
     if (c.redo("mlm")) fs::remove(c.cached("mlm.ckpt.json"));
     TokenTexts texts;
     std::vector<int> group;
     train_texts(c, texts, group);
-    EncoderTrainer enc(c.config, c.need_tokenizer().vocab_size());
+    EncoderTrainer enc(c.config, c.need_tokenizer().encoder_words());
     c.log("mlm: " + std::to_string(texts.size()) + " training texts, " + std::to_string(c.config.mlm_steps) + " steps of " +
           std::to_string(c.config.mlm_batch) + " windows");
     const StageReport r = enc.train_mlm(texts, c.cached("mlm.ckpt"), c.log);
@@ -188,7 +217,7 @@ void stage_contrastive(Context &c) {
     TokenTexts texts;
     std::vector<int> group;
     train_texts(c, texts, group);
-    EncoderTrainer enc(c.config, c.need_tokenizer().vocab_size());
+    EncoderTrainer enc(c.config, c.need_tokenizer().encoder_words());
     enc.load(c.cached("encoder_mlm.pt"));
     const StageReport r = enc.train_contrastive(texts, group, c.cached("contrastive.ckpt"), c.log);
     enc.save(c.path("encoder.pt"));
@@ -212,7 +241,7 @@ std::vector<std::vector<float>> need_states(Context &c) {
     }
     c.log("encoding " + std::to_string(missing.size()) + " of " + std::to_string(ids.size()) + " states (" +
           std::to_string(ids.size() - missing.size()) + " cached by this encoder)");
-    EncoderTrainer enc(c.config, c.need_tokenizer().vocab_size());
+    EncoderTrainer enc(c.config, c.need_tokenizer().encoder_words());
     enc.load(c.path("encoder.pt"));
     std::vector<bool> known(ids.size(), true);
     for (size_t i : missing) known[i] = false;
@@ -269,15 +298,27 @@ std::vector<TrajectorySample> samples_of(Context &c, SplitKind split) {
     return out;
 }
 
+/// Whether the saved transition knows every word of the tokenizer (it does not after the tokenizer grew).
+bool transition_matches_tokenizer(Context &c) {
+    return RolloutTables::load(c.path("transition.bin")).vocab == c.need_tokenizer().vocab_size();
+}
+
 void stage_transition(Context &c) {
-    if (fs::exists(c.path("transition.bin")) && fs::exists(c.path("transition.pt")) && !c.redo("transition")) return;
+    if (fs::exists(c.path("transition.bin")) && fs::exists(c.path("transition.pt")) && !c.redo("transition")) {
+        if (transition_matches_tokenizer(c)) return;
+        c.log("transition: the tokenizer grew since it was trained; training it again (and the rankers after it)");
+        for (const char *v : {"world", "initial", "final", "actions"}) fs::remove(c.path(std::string("ranker_") + v + ".ubj"));
+    }
     const std::vector<std::vector<float>> z = need_states(c);
     const std::vector<TrajectorySample> train = samples_of(c, SplitKind::Train), val = samples_of(c, SplitKind::Val);
     c.log("transition: " + std::to_string(train.size()) + " training and " + std::to_string(val.size()) + " validation trajectories");
     TransitionTrainer t(c.config, c.need_tokenizer().vocab_size());
-    const StageReport r = t.train(train, val, z, c.log);
+    const std::string checkpoint = c.cached("transition.ckpt");
+    if (c.redo("transition")) fs::remove(checkpoint + ".json");
+    const StageReport r = t.train(train, val, z, c.log, checkpoint);
     t.save(c.path("transition.pt"));
     t.tables().save(c.path("transition.bin"));
+    for (const char *f : {".json", ".model", ".optim", ".best"}) fs::remove(checkpoint + f);
     nlohmann::json report = report_json(r);
     if (!val.empty()) {
         const TransitionQuality q = t.evaluate(val, z);

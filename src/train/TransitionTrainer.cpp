@@ -3,8 +3,12 @@
 #include "measure/Timing.h"
 #include "world/Nets.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <optional>
 #include <limits>
 #include <map>
 #include <random>
@@ -29,6 +33,20 @@ std::vector<float> flat(const torch::Tensor &t) {
     return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
 }
 
+/// Where an interrupted training resumes: the epochs done and the state of their bookkeeping. The files
+/// PATH.model, PATH.optim and PATH.best (the best epoch's weights so far) are written first, PATH.json last.
+struct EpochCheckpoint {
+    int epochs = 0;
+    double best = std::numeric_limits<double>::infinity();
+    StageReport report;
+    std::string rng;
+};
+
+/// The inputs a checkpoint belongs to: another data set or vocabulary starts over.
+nlohmann::json checkpoint_inputs(size_t trajectories, int vocab, int epochs) {
+    return {{"trajectories", trajectories}, {"vocab", vocab}, {"epochs", epochs}};
+}
+
 }  // namespace
 
 struct TransitionTrainer::Impl {
@@ -39,6 +57,54 @@ struct TransitionTrainer::Impl {
     Impl(const WorldConfig &c, int v) : config(c), vocab_size(v), net(c, v) {
         torch::manual_seed(c.seed + 17);
         torch::set_num_threads(std::max(1, c.threads));
+    }
+
+    /// Writes an epoch checkpoint (EpochCheckpoint): the weight files first, the JSON that names them last.
+    void save_checkpoint(const std::string &path, const nlohmann::json &inputs, torch::optim::AdamW &opt,
+                         const std::stringstream &best_weights, const EpochCheckpoint &c) {
+        torch::save(net, path + ".model.tmp");
+        torch::save(opt, path + ".optim.tmp");
+        {
+            std::ofstream out(path + ".best.tmp", std::ios::binary);
+            out << best_weights.str();
+        }
+        for (const char *f : {".model", ".optim", ".best"}) std::filesystem::rename(path + f + ".tmp", path + f);
+        const nlohmann::json j = {{"inputs", inputs}, {"epochs", c.epochs}, {"best", c.best}, {"rng", c.rng},
+                                  {"first_loss", c.report.first_loss}, {"last_loss", c.report.last_loss}};
+        {
+            std::ofstream out(path + ".json.tmp");
+            out << j.dump() << "\n";
+        }
+        std::filesystem::rename(path + ".json.tmp", path + ".json");
+    }
+
+    /// The checkpoint at `path` when it exists and belongs to these inputs (its weights loaded), else none.
+    std::optional<EpochCheckpoint> resume(const std::string &path, const nlohmann::json &inputs, torch::optim::AdamW &opt,
+                                          std::stringstream &best_weights) {
+        std::ifstream in(path + ".json");
+        if (!in) return std::nullopt;
+        const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+        if (!j.is_object() || j.value("inputs", nlohmann::json()) != inputs) return std::nullopt;
+        for (const char *f : {".model", ".optim", ".best"})
+            if (!std::filesystem::exists(path + f)) return std::nullopt;
+        EpochCheckpoint c;
+        try {
+            c.epochs = j.at("epochs").get<int>();
+            c.best = j.at("best").is_number() ? j.at("best").get<double>() : std::numeric_limits<double>::infinity();
+            c.rng = j.at("rng").get<std::string>();
+            c.report.first_loss = j.at("first_loss").get<double>();
+            c.report.last_loss = j.at("last_loss").get<double>();
+        } catch (const std::exception &) {
+            return std::nullopt;
+        }
+        torch::load(net, path + ".model");
+        torch::load(opt, path + ".optim");
+        best_weights.str("");
+        if (std::filesystem::file_size(path + ".best") > 0) {
+            std::ifstream b(path + ".best", std::ios::binary);
+            best_weights << b.rdbuf();
+        }
+        return c;
     }
 
     /// Rolls out a batch; returns the predictions z^_0..z^_Tmax as [Tmax + 1] tensors [B, D] (a finished
@@ -180,7 +246,8 @@ TransitionTrainer::TransitionTrainer(const WorldConfig &config, int vocab_size) 
 TransitionTrainer::~TransitionTrainer() = default;
 
 StageReport TransitionTrainer::train(const std::vector<TrajectorySample> &train, const std::vector<TrajectorySample> &val,
-                                     const std::vector<std::vector<float>> &states, const Log &log) {
+                                     const std::vector<std::vector<float>> &states, const Log &log,
+                                     const std::string &checkpoint) {
     Impl &m = *impl_;
     StageReport report;
     report.stage = "transition";
@@ -192,7 +259,21 @@ StageReport TransitionTrainer::train(const std::vector<TrajectorySample> &train,
     const double start = now_seconds();
     double best = std::numeric_limits<double>::infinity();
     std::stringstream best_weights;
-    for (int epoch = 0; epoch < m.config.transition_epochs; epoch++) {
+    const nlohmann::json inputs = checkpoint_inputs(train.size(), m.vocab_size, m.config.transition_epochs);
+    int first_epoch = 0;
+    if (!checkpoint.empty()) {
+        const std::optional<EpochCheckpoint> c = m.resume(checkpoint, inputs, opt, best_weights);
+        if (c) {
+            first_epoch = c->epochs;
+            best = c->best;
+            report.first_loss = c->report.first_loss;
+            report.last_loss = c->report.last_loss;
+            report.resumed_from = c->epochs;
+            std::istringstream(c->rng) >> rng;
+            log("  transition: resuming after epoch " + std::to_string(c->epochs));
+        }
+    }
+    for (int epoch = first_epoch; epoch < m.config.transition_epochs; epoch++) {
         m.net->train();
         double total = 0;
         int batches = 0;
@@ -225,6 +306,11 @@ StageReport TransitionTrainer::train(const std::vector<TrajectorySample> &train,
             }
         }
         log(line + " (" + std::to_string(int(now_seconds() - start)) + " s)");
+        if (!checkpoint.empty()) {
+            std::ostringstream r;
+            r << rng;
+            m.save_checkpoint(checkpoint, inputs, opt, best_weights, {epoch + 1, best, report, r.str()});
+        }
     }
     if (best_weights.tellp() > 0) {
         std::stringstream in(best_weights.str());

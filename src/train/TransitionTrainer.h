@@ -45,9 +45,12 @@ public:
     TransitionTrainer &operator=(const TransitionTrainer &) = delete;
 
     /// Trains config.transition_epochs epochs; logs the validation quality after each epoch and keeps the
-    /// weights of the best epoch (lowest validation final_mse; the last one without validation data).
+    /// weights of the best epoch (the best probe ordering, or the lowest validation final_mse without a
+    /// probe; the last epoch without validation data). With a `checkpoint` path it saves one after every
+    /// epoch (PATH.json, .model, .optim, .best) and resumes from it when it belongs to the same number of
+    /// trajectories, vocabulary and epochs (dropout draws after a resume differ from an unbroken run).
     StageReport train(const std::vector<TrajectorySample> &train, const std::vector<TrajectorySample> &val,
-                      const std::vector<std::vector<float>> &states, const Log &log);
+                      const std::vector<std::vector<float>> &states, const Log &log, const std::string &checkpoint = "");
     TransitionQuality evaluate(const std::vector<TrajectorySample> &samples, const std::vector<std::vector<float>> &states) const;
     /// The predicted final states z^_T of trajectories (eval mode), D floats each.
     std::vector<std::vector<float>> predict_finals(const std::vector<TrajectorySample> &samples,

@@ -1,4 +1,5 @@
 #include "world/Nets.h"
+#include "world/Tokenizer.h"
 
 #include <cmath>
 
@@ -52,7 +53,10 @@ StateEncoderImpl::StateEncoderImpl(const WorldConfig &c, int vocab_size) : windo
 torch::Tensor StateEncoderImpl::token_states(const torch::Tensor &ids, const torch::Tensor &pad) {
     const int64_t L = ids.size(1);
     const torch::Tensor pos = torch::arange(L, torch::TensorOptions().dtype(torch::kInt64)).unsqueeze(0);
-    torch::Tensor x = tokens->forward(ids) + positions->forward(pos);
+    // Words appended to the tokenizer after this encoder was trained (Tokenizer::extended) read as <unk>.
+    const int64_t known = tokens->weight.size(0);
+    const torch::Tensor in_vocab = torch::where(ids < known, ids, torch::full_like(ids, Tokenizer::kUnk));
+    torch::Tensor x = tokens->forward(in_vocab) + positions->forward(pos);
     for (const auto &layer : *layers) x = layer->as<EncoderLayer>()->forward(x, pad);
     return final_norm->forward(x);
 }

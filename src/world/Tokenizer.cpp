@@ -120,17 +120,14 @@ void Tokenizer::add_word(const std::string &w) {
     words_.push_back(w);
 }
 
-Tokenizer Tokenizer::train(const std::vector<std::string> &corpus, int max_vocab, int min_count) {
-    Tokenizer t;
-    for (const char *s : kSpecials) t.add_word(s);
-    for (int v = 0; v < kSmallInts; v++) t.add_word(std::to_string(v));
-    for (char d = '0'; d <= '9'; d++) t.add_word(digit_token(d));
-    for (int len = 1; len <= kMaxDigits; len++) t.add_word(length_token(size_t(len)));
-    t.add_word("<float>");
+namespace {
+
+/// Word pieces of a corpus by count, most frequent first (ties in word order).
+std::vector<std::pair<std::string, int64_t>> ranked_pieces(const std::vector<std::string> &corpus) {
     std::map<std::string, int64_t> counts;
     std::vector<std::string> pieces;
     for (const std::string &text : corpus) {
-        for (const std::string &w : lex(text)) {
+        for (const std::string &w : Tokenizer::lex(text)) {
             pieces.clear();
             pieces_of(w, pieces);
             for (const std::string &p : pieces) counts[p]++;
@@ -138,7 +135,29 @@ Tokenizer Tokenizer::train(const std::vector<std::string> &corpus, int max_vocab
     }
     std::vector<std::pair<std::string, int64_t>> ranked(counts.begin(), counts.end());
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
-    for (const auto &[w, count] : ranked) {
+    return ranked;
+}
+
+}  // namespace
+
+Tokenizer Tokenizer::extended(const std::vector<std::string> &texts, int max_vocab, int min_count) const {
+    Tokenizer t = *this;
+    t.encoder_words_ = encoder_words();
+    for (const auto &[w, count] : ranked_pieces(texts)) {
+        if (t.vocab_size() >= max_vocab || count < min_count) break;
+        t.add_word(w);
+    }
+    return t;
+}
+
+Tokenizer Tokenizer::train(const std::vector<std::string> &corpus, int max_vocab, int min_count) {
+    Tokenizer t;
+    for (const char *s : kSpecials) t.add_word(s);
+    for (int v = 0; v < kSmallInts; v++) t.add_word(std::to_string(v));
+    for (char d = '0'; d <= '9'; d++) t.add_word(digit_token(d));
+    for (int len = 1; len <= kMaxDigits; len++) t.add_word(length_token(size_t(len)));
+    t.add_word("<float>");
+    for (const auto &[w, count] : ranked_pieces(corpus)) {
         if (t.vocab_size() >= max_vocab) break;
         if (count < min_count) break;
         t.add_word(w);
@@ -169,7 +188,8 @@ std::vector<int32_t> Tokenizer::encode(const std::string &text) const {
 }
 
 void Tokenizer::save(const std::string &path) const {
-    const nlohmann::json j = {{"format", "worldtune-tokenizer"}, {"version", kFileVersion}, {"words", words_}};
+    nlohmann::json j = {{"format", "worldtune-tokenizer"}, {"version", kFileVersion}, {"words", words_}};
+    if (encoder_words() != vocab_size()) j["encoder_words"] = encoder_words();
     std::ofstream out(path);
     out << j.dump() << "\n";
     if (!out) throw TokenizerError("tokenizer: cannot write " + path);
@@ -196,6 +216,10 @@ Tokenizer Tokenizer::load(const std::string &path) {
         throw TokenizerError("tokenizer: " + path + ": malformed word list");
     }
     if (t.vocab_size() < 4 || t.word(kMask) != "<mask>") throw TokenizerError("tokenizer: " + path + ": malformed word list");
+    const nlohmann::json &enc = j.contains("encoder_words") ? j["encoder_words"] : nlohmann::json(t.vocab_size());
+    if (!enc.is_number_integer() || enc.get<int64_t>() < 4 || enc.get<int64_t>() > t.vocab_size())
+        throw TokenizerError("tokenizer: " + path + ": encoder_words must be an integer from 4 to the number of words");
+    t.encoder_words_ = enc.get<int>();
     return t;
 }
 

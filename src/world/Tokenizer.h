@@ -13,7 +13,12 @@
 // Vocabulary: the special tokens, the small integers, the digit and length tokens, then every word seen
 // at least `min_count` times in the training corpus, most frequent first, up to `max_vocab` in all.
 // Unknown words map to <unk>. The vocabulary file is JSON: {"format": "worldtune-tokenizer",
-// "version": 1, "words": [...]} (words in id order, specials included).
+// "version": 1, "words": [...], "encoder_words": N} (words in id order, specials included).
+//
+// Growing. A bundle whose data gains new action kinds (a wider search space) needs their words in the
+// transition's vocabulary, but retraining the encoder for words that only actions use is wasted work.
+// `extended` appends the new words after the existing ones (old ids keep their meaning) and keeps
+// `encoder_words`, the vocabulary the encoder was trained with: the encoder reads later ids as <unk>.
 #pragma once
 
 #include "common/OneLineError.h"
@@ -42,11 +47,17 @@ public:
     /// Learns the vocabulary from texts.
     static Tokenizer train(const std::vector<std::string> &corpus, int max_vocab = 2048, int min_count = 2);
 
+    /// This vocabulary with the words of `texts` it lacks (seen at least `min_count` times, most frequent
+    /// first, up to `max_vocab` in all) appended; `encoder_words` stays.
+    Tokenizer extended(const std::vector<std::string> &texts, int max_vocab, int min_count) const;
+
     /// Token ids of a text (no <cls>; the encoder adds its own).
     std::vector<int32_t> encode(const std::string &text) const;
     /// The word of an id ("<unk>" when out of range).
     const std::string &word(int id) const;
     int vocab_size() const { return int(words_.size()); }
+    /// The words the encoder was trained with (the first ones); equal to vocab_size() unless extended.
+    int encoder_words() const { return encoder_words_ > 0 ? encoder_words_ : vocab_size(); }
     /// The id of a word, or kUnk.
     int id(const std::string &word) const;
 
@@ -54,7 +65,7 @@ public:
     /// Throws TokenizerError for a missing file, another format or version.
     static Tokenizer load(const std::string &path);
 
-    bool operator==(const Tokenizer &o) const { return words_ == o.words_; }
+    bool operator==(const Tokenizer &o) const { return words_ == o.words_ && encoder_words() == o.encoder_words(); }
 
 private:
     void add_word(const std::string &w);
@@ -63,6 +74,7 @@ private:
 
     std::vector<std::string> words_;
     std::unordered_map<std::string, int> ids_;
+    int encoder_words_ = 0;  ///< 0: all of them
 };
 
 }  // namespace worldtune

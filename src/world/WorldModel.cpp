@@ -56,7 +56,7 @@ WorldModel::WorldModel(const std::string &bundle_dir, WorldVariant variant, int 
     try {
         WorldConfig c = bundle_.config;
         c.threads = threads;
-        encoder_ = std::make_unique<Encoder>(c, bundle_.tokenizer.vocab_size());
+        encoder_ = std::make_unique<Encoder>(c, bundle_.tokenizer.encoder_words());
         encoder_->load(bundle_.path("encoder.pt"));
         const RolloutTables tables = RolloutTables::load(bundle_.path("transition.bin"));
         rollout_ = std::make_unique<Rollout>(tables, bundle_.tokenizer);
