@@ -242,4 +242,9 @@ TEST(Cli, CompareWritesAReportPerModelBudgetAndPeer) {
     // A search space that does not exist: one line, before anything is tuned.
     EXPECT_EQ(run_worldtune("compare matmul:M=32,N=24,K=16 --models random/v9 --db " + db, out), 1);
     EXPECT_NE(out.find("unknown search space 'v9'"), std::string::npos) << out;
+    // A bundle per entry (two world models side by side): only for world models, and it must exist.
+    EXPECT_EQ(run_worldtune("compare matmul:M=32,N=24,K=16 --models static@models/world --db " + db, out), 1);
+    EXPECT_NE(out.find("only the world models load a bundle"), std::string::npos) << out;
+    EXPECT_EQ(run_worldtune("compare matmul:M=32,N=24,K=16 --models world/v2@/no/such/bundle --db " + db, out), 1);
+    EXPECT_NE(out.find("bundle directory '/no/such/bundle' not found"), std::string::npos) << out;
 }

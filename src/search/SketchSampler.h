@@ -52,8 +52,11 @@ struct SamplerParams {
     double p_pack_input = 0.5;       ///< (space 2) chance of packing an input read strided along the vector loop
     double p_rfactor = 0.5;          ///< (space 2) chance of rfactoring a long contiguous row reduction
     double p_serial = 0.1;           ///< (space 2) chance of a schedule without parallel loops
-    double p_pack_at_root = 0.25;    ///< (space 2) of a packed input inside the output's tile: chance of packing
-                                     ///< it once at the root instead
+    double p_pack_at_root = 0.1;     ///< (space 2) of a packed input: chance of packing it once at the root
+                                     ///< instead of inside the output's loops. 0.25 until the Xeon's training-
+                                     ///< split records (random samples of 47 workloads, docs/results.md) showed
+                                     ///< root packing rarely best (1 of 47) and half as fast as packing per
+                                     ///< iteration of the parallel loop (median 0.29 against 0.52 of the best)
     double p_root_reduction = 0.3;   ///< chance of the root-reduction sketch instead of the fused one
     double p_inline_elementwise = 0.6;  ///< chance that a simple elementwise producer stays inlined
     double p_wide_vector = 0.8;      ///< when the output's innermost loop is shorter than a vector: chance

@@ -6,6 +6,7 @@
 #include "workload/Workload.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <cstdio>
 #include <random>
 #include <sstream>
@@ -19,22 +20,29 @@ int count_of(const std::map<std::string, int> &counts, const std::string &key) {
     return it == counts.end() ? 0 : it->second;
 }
 
-/// A --models entry: a cost model, optionally with the search space it searches ("static/v1").
+/// A --models entry: a cost model, optionally with the search space it searches and, for the world
+/// models, the bundle they load: MODEL[/SPACE][@BUNDLE] ("static/v1", "world/v2@models/retrained").
 struct ModelEntry {
     std::string model, space;  ///< space "": the default (the newest)
+    std::string bundle;        ///< "": --bundle (or the shipped one)
 };
 
 ModelEntry parse_entry(const std::string &entry) {
-    const size_t slash = entry.find('/');
-    if (slash == std::string::npos) return {entry, ""};
-    return {entry.substr(0, slash), entry.substr(slash + 1)};
+    ModelEntry e;
+    const size_t at = entry.find('@');
+    const std::string head = entry.substr(0, at);
+    if (at != std::string::npos) e.bundle = entry.substr(at + 1);
+    const size_t slash = head.find('/');
+    e.model = head.substr(0, slash);
+    if (slash != std::string::npos) e.space = head.substr(slash + 1);
+    return e;
 }
 
 std::string space_of(const ModelEntry &e) { return e.space.empty() ? search_space_names().back() : e.space; }
 
-/// The run's records are kept under the model and the space it searched.
+/// The run's records are kept under the model, the space it searched and the bundle it named.
 std::string compare_source(const ModelEntry &e, uint64_t seed) {
-    return "compare:" + e.model + "/" + space_of(e) + ":seed" + std::to_string(seed);
+    return "compare:" + e.model + "/" + space_of(e) + (e.bundle.empty() ? "" : "@" + e.bundle) + ":seed" + std::to_string(seed);
 }
 
 /// Tunes (model entry, seed) to `trials` records, resuming; returns that run's records in measuring order
@@ -44,7 +52,9 @@ std::vector<Record> run_and_count(RecordStore &store, const WorkloadSpec &spec, 
     const ModelEntry entry = parse_entry(model_name);
     TuneParams search;
     search.sampler = sampler_params_for_space(space_of(entry));
-    const TuningRun run = tune_run(store, spec, entry.model, seed, trials, mp, compare_source(entry, seed), cp, search);
+    CostModelParams model_params = cp;
+    if (!entry.bundle.empty()) model_params.world_bundle = entry.bundle;
+    const TuningRun run = tune_run(store, spec, entry.model, seed, trials, mp, compare_source(entry, seed), model_params, search);
     if (run.fresh) {
         const double wall = std::max(1e-9, run.wall_seconds);
         w.seconds_per_trial[model_name].push_back(run.wall_seconds / std::max(1, run.measured));
@@ -85,6 +95,10 @@ CompareResults plan_compare(const CompareParams &p) {
     for (const std::string &m : models) {
         const ModelEntry e = parse_entry(m);
         if (std::find(known.begin(), known.end(), e.model) == known.end()) throw StudyError("unknown cost model '" + e.model + "'");
+        if (!e.bundle.empty() && e.model.rfind("world", 0) != 0)
+            throw StudyError("'" + m + "': only the world models load a bundle");
+        if (!e.bundle.empty() && !std::filesystem::is_directory(e.bundle))
+            throw StudyError("'" + m + "': bundle directory '" + e.bundle + "' not found");
         try {
             sampler_params_for_space(space_of(e));
         } catch (const std::invalid_argument &x) {
