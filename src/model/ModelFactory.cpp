@@ -13,6 +13,8 @@ std::vector<std::string> cost_model_names() {
     return {"random", "static", "world", "world+static", "world-initial", "world-final", "world-actions"};
 }
 
+bool uses_world_bundle(const std::string &name) { return name.rfind("world", 0) == 0; }
+
 std::unique_ptr<CostModel> make_cost_model(const std::string &name, const CostModelParams &params) {
     if (name == "random") return std::make_unique<RandomModel>(params.seed);
     if (name == "static") return std::make_unique<StaticModel>(params);

@@ -27,6 +27,8 @@ struct CostModelParams {
 
 /// The models the search can use.
 std::vector<std::string> cost_model_names();
+/// Whether a model of that name loads a world-model bundle (world and its variants, world+static).
+bool uses_world_bundle(const std::string &name);
 /// Builds a model by name; throws std::invalid_argument naming the known models.
 std::unique_ptr<CostModel> make_cost_model(const std::string &name, const CostModelParams &params = {});
 

@@ -3,6 +3,7 @@
 #include "common/Text.h"
 #include "measure/Hardware.h"
 #include "measure/Timing.h"
+#include "model/ModelFactory.h"
 #include "study/SideBySide.h"
 #include "study/TuningRuns.h"
 #include "world/CalibrationFile.h"
@@ -64,7 +65,7 @@ void write_intro(const BenchResults &results, const BenchParams &p, std::ostream
        << p.seeds << " seeds × " << p.rounds << " rounds of re-measurement beside the peers (shuffled order); in brackets "
        << "the range. Workloads: preset subgraphs outside the train split of `" << p.dataset << "`.\n\n";
     const std::vector<std::string> &models = results.plan.all_models;
-    if (std::any_of(models.begin(), models.end(), [](const std::string &m) { return m.rfind("world", 0) == 0; }))
+    if (std::any_of(models.begin(), models.end(), [](const std::string &m) { return uses_world_bundle(m); }))
         md << calibration_summary(WorldBundle::locate(p.bundle)) << "\n\n";
 }
 

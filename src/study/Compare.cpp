@@ -95,7 +95,7 @@ CompareResults plan_compare(const CompareParams &p) {
     for (const std::string &m : models) {
         const ModelEntry e = parse_entry(m);
         if (std::find(known.begin(), known.end(), e.model) == known.end()) throw StudyError("unknown cost model '" + e.model + "'");
-        if (!e.bundle.empty() && e.model.rfind("world", 0) != 0)
+        if (!e.bundle.empty() && !uses_world_bundle(e.model))
             throw StudyError("'" + m + "': only the world models load a bundle");
         if (!e.bundle.empty() && !std::filesystem::is_directory(e.bundle))
             throw StudyError("'" + m + "': bundle directory '" + e.bundle + "' not found");
