@@ -19,6 +19,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <random>
@@ -129,6 +130,29 @@ TEST(Search, LongRowReductionsAreRfactoredIntoVectors) {
     }
     EXPECT_GE(rfactored, 20) << "two reductions, 80 schedules, p 0.5 (59 to 81 over 15 seeds)";
     EXPECT_GE(serial, 1) << "p_serial 0.1 over 80 schedules (3 to 14 over 15 seeds; none is about 2e-4 by chance)";
+}
+
+TEST(Search, RowStatisticsMayBeComputedOncePerBlockOfRows) {
+    // layernorm's mean and var may be computed once per iteration of the output's parallel loop over row
+    // blocks (m_0, when the rows' outer loop alone is parallel) instead of per output tile (n_0): space 2
+    // only, and every such schedule lowers.
+    SamplerParams v2 = sampler_params_for_space("v2"), v1 = sampler_params_for_space("v1");
+    v2.vector_lanes = v1.vector_lanes = 8;
+    const WorkloadSpec spec = WorkloadSpec::parse("layernorm:M=16,N=64");
+    SketchSampler blocks(spec, v2, test_seed()), plain(spec, v1, test_seed());
+    const auto per_block = [](const ActionList &a) {
+        return std::any_of(a.begin(), a.end(), [](const Action &act) {
+            return act.kind == ActionKind::ComputeAt && (act.stage == "mean" || act.stage == "var") && act.dims == std::vector<std::string>{"m_0"};
+        });
+    };
+    int found = 0;
+    for (int i = 0; i < 80; i++) {
+        found += per_block(blocks.sample_valid());
+        EXPECT_FALSE(per_block(plain.sample_valid()));
+    }
+    // Per schedule: rows' loop alone parallel (1/2), a reduction fused (0.7), at the parallel loop (0.3),
+    // for either of two reductions: about 0.15; 2 of 80 is far below that.
+    EXPECT_GE(found, 2);
 }
 
 TEST(Search, RegisterTilesFitTheRegisterFile) {

@@ -199,6 +199,8 @@ void SketchSampler::tile_output(ActionList &out, std::vector<int64_t> &tiles, st
     }
     parallelize(out, f.name, fused);
     parallel_loop_ = fused;
+    parallel_region_ = tiles;  // the last k dims' outer loops are fused into it; the others run inside
+    for (size_t i = 0; i + k < f.dims.size(); i++) parallel_region_[i] = f.dims[i].extent;
     tile_loop = k == outer.size() ? fused : outer.front();
     if (!vector_inner.empty() && tiles[v] >= lanes())
         out.push_back(Action::annotate(f.name, vector_inner, AnnotationKind::Vectorize));
@@ -349,21 +351,22 @@ void SketchSampler::pack_inputs(ActionList &out, const FuncInfo &f, const std::s
     }
 }
 
-void SketchSampler::schedule_fused_reduction(ActionList &out, const FuncInfo &f, const std::vector<int64_t> &tiles,
-                                             const std::string &tile_loop) {
+void SketchSampler::schedule_fused_reduction(ActionList &out, const FuncInfo &f, const std::vector<int64_t> &region,
+                                             const std::string &at) {
     const FuncInfo &output = workload_->func_infos.back();
+    out.push_back(Action::compute_at(f.name, output.name, at));
     std::vector<int64_t> extents;
     for (const LoopDim &d : f.dims) {
         int64_t e = d.extent;
         for (size_t i = 0; i < output.dims.size(); i++)
-            if (output.dims[i].name == d.name) e = std::min(e, tiles[i]);
+            if (output.dims[i].name == d.name) e = std::min(e, region[i]);
         extents.push_back(e);
     }
     const size_t v = vector_index(f, extents);
     vectorize_reduction_func(out, f, extents, v);
     for (size_t s = 1; s < f.stages.size(); s++)
         if (!rfactor_row_reduction(out, f.stages[s], false)) tile_update(out, f.stages[s], extents, v, false);
-    if (!f.dims.empty()) pack_inputs(out, f, f.dims[v].name, extents[v], tile_loop);
+    if (!f.dims.empty()) pack_inputs(out, f, f.dims[v].name, extents[v], at);
 }
 
 void SketchSampler::schedule_root_reduction(ActionList &out, const FuncInfo &f) {
@@ -382,18 +385,18 @@ void SketchSampler::schedule_root_reduction(ActionList &out, const FuncInfo &f) 
     if (!f.dims.empty()) pack_inputs(out, f, f.dims[v].name, extents[v], "");
 }
 
-bool SketchSampler::schedule_elementwise(ActionList &out, const FuncInfo &f, const std::string &tile_loop, bool tile_allowed) {
+SketchSampler::Level SketchSampler::schedule_elementwise(ActionList &out, const FuncInfo &f, Level allowed, const std::string &at) {
     const FuncInfo &output = workload_->func_infos.back();
-    if (chance(DecisionKind::ComputeLocation, params_.p_inline_elementwise)) return tile_allowed;  // always-inline rule
-    const bool at_tile = chance(DecisionKind::ComputeLocation, 0.5) && tile_allowed;
-    if (at_tile) {
-        out.push_back(Action::compute_at(f.name, output.name, tile_loop));
+    if (chance(DecisionKind::ComputeLocation, params_.p_inline_elementwise)) return allowed;  // always-inline rule
+    const bool in_loop = chance(DecisionKind::ComputeLocation, 0.5) && allowed != Level::Root;
+    if (in_loop) {
+        out.push_back(Action::compute_at(f.name, output.name, at));
     } else {
         out.push_back(Action::compute_root(f.name));
         if (f.dims.size() > 1) parallelize(out, f.name, f.dims.back().name);
     }
     if (!f.dims.empty()) vectorize_pure(out, f.name, f.dims[0], f.dims[0].extent);
-    return at_tile;
+    return in_loop ? allowed : Level::Root;
 }
 
 ActionList SketchSampler::build() {
@@ -403,24 +406,28 @@ ActionList SketchSampler::build() {
     serial_ = params_.space >= 2 && chance(DecisionKind::Structure, params_.p_serial);
     choose_wide_vector_dim();
     tile_output(out, tiles, tile_loop);
-    // Consumers first: a Func may live inside the output's tile only when every consumer does too
-    // (computed there, or inlined into something that is); otherwise it goes to the root.
-    std::map<std::string, bool> in_tile = {{workload_->func_infos.back().name, true}};
+    const auto loop_of = [&](Level l) { return l == Level::Tile ? tile_loop : parallel_loop_; };
+    // Consumers first: a Func may live no deeper than its shallowest consumer (computed there, or inlined
+    // into something that is); the output's tile is the deepest level.
     const auto &funcs = workload_->func_infos;
+    std::map<std::string, Level> level = {{funcs.back().name, Level::Tile}};
     for (auto it = funcs.rbegin(); it != funcs.rend(); ++it) {
         const FuncInfo &f = *it;
         if (f.is_output) continue;
-        bool tile_allowed = true;
-        for (const std::string &c : f.consumers) tile_allowed = tile_allowed && in_tile.count(c) && in_tile[c];
+        Level allowed = Level::Tile;
+        for (const std::string &c : f.consumers) allowed = std::min(allowed, level.count(c) ? level[c] : Level::Root);
         if (!f.has_reduction()) {
-            in_tile[f.name] = schedule_elementwise(out, f, tile_loop, tile_allowed);
-        } else if (!tile_allowed || chance(DecisionKind::ComputeLocation, params_.p_root_reduction)) {
+            level[f.name] = schedule_elementwise(out, f, allowed, loop_of(allowed));
+        } else if (allowed == Level::Root || chance(DecisionKind::ComputeLocation, params_.p_root_reduction)) {
             schedule_root_reduction(out, f);
-            in_tile[f.name] = false;
+            level[f.name] = Level::Root;
         } else {
-            out.push_back(Action::compute_at(f.name, funcs.back().name, tile_loop));
-            schedule_fused_reduction(out, f, tiles, tile_loop);
-            in_tile[f.name] = true;
+            Level at = allowed;
+            if (at == Level::Tile && params_.space >= 2 && parallel_loop_ != tile_loop &&
+                chance(DecisionKind::ComputeLocation, params_.p_reduction_at_parallel_loop))
+                at = Level::ParallelLoop;
+            schedule_fused_reduction(out, f, at == Level::Tile ? tiles : parallel_region_, loop_of(at));
+            level[f.name] = at;
         }
     }
     return out;

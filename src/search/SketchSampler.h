@@ -9,7 +9,10 @@
 //                      so that loop is dense
 //   fused reduction    "multi-level tiling with fusion of the consumer" / "cache write": a reduction Func
 //                      is computed inside the output's tile and its update is tiled S R S R S
-//                      (vectorized innermost pure loop, unrolled register block)
+//                      (vectorized innermost pure loop, unrolled register block); in space 2 it may be
+//                      computed once per iteration of the output's parallel loop instead, over the region
+//                      that iteration covers (a block of whole rows: layernorm's and softmax's row
+//                      statistics computed once per block, with the producers they read computed there too)
 //   root reduction     a reduction computed at root and tiled S S R S R S on its own, with fused parallel
 //                      outer loops; the output epilogue scheduled separately
 //   elementwise        simple elementwise stages stay inlined (always-inline) or are computed at the
@@ -58,6 +61,10 @@ struct SamplerParams {
                                      ///< root packing rarely best (1 of 47) and half as fast as packing per
                                      ///< iteration of the parallel loop (median 0.29 against 0.52 of the best)
     double p_root_reduction = 0.3;   ///< chance of the root-reduction sketch instead of the fused one
+    double p_reduction_at_parallel_loop = 0.3;  ///< (space 2) of a fused reduction: chance of computing it once
+                                     ///< per iteration of the output's parallel loop rather than per tile
+                                     ///< (only when the two loops differ). Random samples of 7 val
+                                     ///< workloads: in the best schedule of 5 (docs/results.md, "Row blocks")
     double p_inline_elementwise = 0.6;  ///< chance that a simple elementwise producer stays inlined
     double p_wide_vector = 0.8;      ///< when the output's innermost loop is shorter than a vector: chance
                                      ///< of vectorizing the first loop that is long enough instead
@@ -131,18 +138,25 @@ private:
     void parallelize(ActionList &out, const std::string &stage, const std::string &loop);
     bool serial_ = false;  ///< this schedule leaves every loop serial
     std::string parallel_loop_;  ///< the output's (fused) parallel loop in this schedule
+    /// Per output dim, the extent one iteration of the parallel loop covers (the tile for dims fused into
+    /// it, the whole extent for the others).
+    std::vector<int64_t> parallel_region_;
+    /// Where a producer is computed, outermost first: at the root, once per iteration of the output's
+    /// parallel loop, or inside the output's tile. A producer may go no deeper than its shallowest consumer.
+    enum class Level { Root, ParallelLoop, Tile };
     /// The output dim vectorized instead of a too-short innermost one ("" none); drawn once per schedule.
     std::string wide_vector_dim_;
     void choose_wide_vector_dim();
     /// Which of a Func's pure dims to vectorize, given their extents: the innermost one, or the wide one.
     size_t vector_index(const FuncInfo &f, const std::vector<int64_t> &extents) const;
     void tile_output(ActionList &out, std::vector<int64_t> &tiles, std::string &tile_loop);
-    void schedule_fused_reduction(ActionList &out, const FuncInfo &f, const std::vector<int64_t> &tiles,
-                                  const std::string &tile_loop);
+    /// Schedules a reduction computed at loop `at` of the output, whose iterations cover `region` of it.
+    void schedule_fused_reduction(ActionList &out, const FuncInfo &f, const std::vector<int64_t> &region,
+                                  const std::string &at);
     void schedule_root_reduction(ActionList &out, const FuncInfo &f);
-    /// Schedules a pure producer; returns whether it ends up inside the output's tile (inlined into a
-    /// consumer that is, or computed there).
-    bool schedule_elementwise(ActionList &out, const FuncInfo &f, const std::string &tile_loop, bool tile_allowed);
+    /// Schedules a pure producer that may live as deep as `allowed` (`at`: the output's loop of that level);
+    /// returns the level it ends up at (inlined into its consumers: `allowed`).
+    Level schedule_elementwise(ActionList &out, const FuncInfo &f, Level allowed, const std::string &at);
     void tile_update(ActionList &out, const StageInfo &stage, const std::vector<int64_t> &pure_extents, size_t vector_pure,
                      bool parallel_outer);
     /// Vectorizes f's pure definition along dim `v`; a dim other than the innermost is stored innermost.
