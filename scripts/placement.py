@@ -23,16 +23,19 @@ def packed_funcs(actions):
     return [a[1] + "_in_" + a[2] if a[2] else a[1] + "_in" for a in actions if a[0] == "CH"]
 
 
+def output_of(actions):
+    return actions[0][1] if actions else ""  # the sampler schedules the output first
+
+
 def reduction_funcs(actions):
-    output = actions[0][1] if actions else ""  # the sampler schedules the output first
     funcs = {a[1].split(".")[0] for a in actions if a[0] in ("SP", "RE", "AN") and ".u0" in a[1]}
-    return sorted(f for f in funcs if f != output and not f.endswith("_rf"))
+    return sorted(f for f in funcs if f != output_of(actions) and not f.endswith("_rf"))
 
 
 def outer_loop(actions):
     """The output's outermost loop (its parallel loop, or the same loop of a serial schedule) when other
     loops of the output's tiles run inside it, else "" (then it is the tile loop itself)."""
-    output = actions[0][1] if actions else ""  # the sampler schedules the output first
+    output = output_of(actions)
     order = next((a[2] for a in actions if a[0] == "RE" and a[1] == output), [])
     splits = sum(1 for a in actions if a[0] == "SP" and a[1] == output)
     fused = [a[4] for a in actions if a[0] == "FU" and a[1] == output]
