@@ -638,6 +638,18 @@ TEST(WorldModel, CalibrationFitsThisMachineAndOnlyThisMachine) {
     EXPECT_EQ(test::count_lines(out), 1) << out;
 }
 
+// An uncalibrated bundle names every machine its records came from, each once (one per dataset file).
+TEST(WorldModel, CalibrationSummaryNamesEveryTrainingMachine) {
+    const std::string dir = temp_path("machines");
+    std::filesystem::create_directories(dir);
+    const nlohmann::json manifest = {{"hardware", {{"cpu_model", "CPU A"}}},
+                                     {"machines", {{{"cpu_model", "CPU A"}}, {{"cpu_model", "CPU B"}}, {{"cpu_model", "CPU B"}}}}};
+    std::ofstream(dir + "/manifest.json") << manifest.dump();
+    EXPECT_NE(calibration_summary(dir).find("records come from CPU A and CPU B)"), std::string::npos) << calibration_summary(dir);
+    std::ofstream(dir + "/manifest.json") << nlohmann::json({{"hardware", {{"cpu_model", "CPU A"}}}}).dump();
+    EXPECT_NE(calibration_summary(dir).find("records come from CPU A)"), std::string::npos) << calibration_summary(dir);
+}
+
 // Online learning goes through the world model itself: "latent" corrects the prior on the rolled-out
 // latents, "booster" with a correction on top of the prior's margins, "none" keeps the prior.
 TEST(WorldModel, OnlineModesCorrectThePriorOrKeepIt) {

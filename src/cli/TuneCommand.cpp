@@ -118,6 +118,14 @@ void add_tune_command(CLI::App &app) {
            "Evolutionary search generations per batch (default: 4, or 1 for the world model, whose prior more "
            "generations only exploit)")
         ->check(CLI::PositiveNumber);
+    cmd->add_option("--late-after", opts->tune.evolution.late_after,
+                    "Measurements after which a model with a prior searches with the --late-* settings (0: never)")
+        ->capture_default_str()->check(CLI::NonNegativeNumber);
+    cmd->add_option("--late-generations", opts->tune.evolution.late_generations, "Generations per batch once late")
+        ->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--late-seed-from-best", opts->tune.evolution.late_seed_from_best,
+                    "Share of the first generation grown from the best measured once late")
+        ->capture_default_str()->check(CLI::Range(0.0, 1.0));
     cmd->add_option("--random-share", opts->tune.evolution.eps_greedy,
                     "Share of each batch drawn at random (epsilon-greedy)")
         ->capture_default_str()->check(CLI::Range(0.0, 1.0));

@@ -43,9 +43,11 @@ std::vector<SketchCandidate> EvolutionarySearch::next_batch(int count, const std
                                                             const std::vector<DecisionTape> &best_tapes) {
     predict_seconds_ = 0;
     const int pop_size = std::max(2, params_.population);
+    const bool late = model_.has_prior() && params_.late_after > 0 && int(measured.size()) >= params_.late_after;
     // The first generation: grown from the best measured tapes, the rest fresh.
     std::vector<SketchCandidate> population;
-    const int from_best = best_tapes.empty() ? 0 : int(params_.seed_from_best * pop_size);
+    const double seed_share = late ? params_.late_seed_from_best : params_.seed_from_best;
+    const int from_best = best_tapes.empty() ? 0 : int(seed_share * pop_size);
     for (int i = 0; i < from_best; i++)
         population.push_back(sampler_.replay(mutate(best_tapes[i % best_tapes.size()])));
     while (int(population.size()) < pop_size) population.push_back(sampler_.replay({}));
@@ -53,7 +55,8 @@ std::vector<SketchCandidate> EvolutionarySearch::next_batch(int count, const std
     // The best unmeasured candidates seen in any generation, by score.
     std::map<std::string, std::pair<double, SketchCandidate>> pool;
     std::uniform_real_distribution<double> unit(0, 1);
-    const int generations = std::max(1, model_.has_prior() ? params_.prior_generations : params_.generations);
+    const int generations =
+        std::max(1, late ? params_.late_generations : model_.has_prior() ? params_.prior_generations : params_.generations);
     for (int g = 0; g < generations; g++) {
         std::vector<ActionList> lists;
         for (const SketchCandidate &c : population) lists.push_back(c.actions);

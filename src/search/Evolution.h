@@ -28,6 +28,11 @@ struct EvolutionParams {
     double mutation_prob = 0.85;   ///< Ansor: 0.85; otherwise crossover
     double eps_greedy = 0.05;      ///< Ansor: 0.05, the share of each batch drawn at random
     double seed_from_best = 0.2;   ///< share of the first generation grown from the best measured tapes
+    /// Once a run has measured `late_after` candidates (0: never), a model with a prior searches with
+    /// `late_generations` and `late_seed_from_best` instead: its online correction has seen the task by then.
+    int late_after = 0;
+    int late_generations = 1;
+    double late_seed_from_best = 0.2;
     BatchDiversity batch;          ///< how the greedy share of a batch is picked among the best-scored
 };
 

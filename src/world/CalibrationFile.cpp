@@ -5,14 +5,37 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 namespace worldtune {
+
+namespace {
+
+/// The CPU models of every machine whose records trained the bundle ("machines" of the manifest, one per
+/// dataset file; a bundle that predates it names its first file's "hardware"), each once, in file order.
+std::string training_machines(const nlohmann::json &manifest) {
+    if (!manifest.is_object()) return "another machine";
+    nlohmann::json machines = manifest.value("machines", nlohmann::json::array());
+    if (!machines.is_array() || machines.empty()) machines = nlohmann::json::array({manifest.value("hardware", nlohmann::json())});
+    std::vector<std::string> names;
+    for (const nlohmann::json &m : machines) {
+        const std::string name = m.is_object() ? m.value("cpu_model", std::string()) : std::string();
+        if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+    if (names.empty()) return "another machine";
+    std::string joined;
+    for (size_t i = 0; i < names.size(); i++) joined += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+    return joined;
+}
+
+}  // namespace
 
 std::string calibration_summary(const std::string &bundle_dir) {
     const nlohmann::json about = read_json_or(bundle_dir + "/calibration.json", nullptr);
     const nlohmann::json manifest = read_json_or(bundle_dir + "/manifest.json", nullptr);
-    const nlohmann::json trained_hardware = manifest.is_object() ? manifest.value("hardware", nlohmann::json()) : nlohmann::json();
-    const std::string trained_on = trained_hardware.is_object() ? trained_hardware.value("cpu_model", std::string("another machine"))
-                                                                : std::string("another machine");
+    const std::string trained_on = training_machines(manifest);
     if (!about.is_object() || about.value("format", "") != kCalibrationFormat || !same_machine(about.value("hardware", nlohmann::json()), hardware_json()))
         return "The world model is not calibrated to this machine (its training records come from " + trained_on + ").";
     std::string variants;
