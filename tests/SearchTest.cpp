@@ -256,6 +256,61 @@ TEST_P(OperatorTest, ChildrenAreValidOrRejectedCleanly) {
 
 INSTANTIATE_TEST_SUITE_P(MutationAndCrossover, OperatorTest, testing::Values(1.0, 0.0));
 
+namespace {
+/// Random scores; counts its predict() calls (one per generation) and says whether it has a prior.
+class CountingModel : public CostModel {
+public:
+    explicit CountingModel(bool prior) : prior_(prior) {}
+    std::string name() const override { return "counting"; }
+    void set_task(const WorkloadSpec &) override {}
+    std::vector<double> predict(const std::vector<ActionList> &candidates) override {
+        calls++;
+        std::vector<double> scores;
+        for (size_t i = 0; i < candidates.size(); i++) scores.push_back(double(rng_() % 1000));
+        return scores;
+    }
+    void update(const std::vector<MeasureResult> &) override {}
+    bool has_prior() const override { return prior_; }
+    int calls = 0;
+
+private:
+    bool prior_;
+    std::mt19937_64 rng_{7};
+};
+
+int generations_run(bool prior, int measured_count, const EvolutionParams &params) {
+    const WorkloadSpec spec = WorkloadSpec::parse("matmul:M=64,N=48,K=32");
+    SketchSampler sampler(spec, SamplerParams{}, test_seed());
+    CountingModel model(prior);
+    EvolutionarySearch search(sampler, model, params, test_seed());
+    std::set<std::string> measured;
+    std::vector<DecisionTape> best;
+    for (int i = 0; i < measured_count; i++) {
+        SketchCandidate c = sampler.replay({});
+        best.push_back(c.tape);
+        measured.insert(actions_to_json(c.actions).dump());
+    }
+    search.next_batch(4, measured, best);
+    return model.calls;
+}
+}  // namespace
+
+// A model with a prior evolves for prior_generations, and for late_generations once late_after candidates
+// are measured; a model without a prior keeps its generations throughout.
+TEST(Search, LateSettingsApplyToAPriorOnceEnoughIsMeasured) {
+    EvolutionParams params;
+    params.population = 16;
+    params.generations = 3;
+    params.prior_generations = 1;
+    params.late_generations = 2;
+    params.late_after = 4;
+    EXPECT_EQ(generations_run(true, 2, params), 1);
+    EXPECT_EQ(generations_run(true, 4, params), 2);
+    EXPECT_EQ(generations_run(false, 4, params), 3);
+    params.late_after = 0;  // off
+    EXPECT_EQ(generations_run(true, 4, params), 1);
+}
+
 TEST(Search, BatchPickSkipsNearCopiesOfThePicksWhenAskedTo) {
     // Three schedules: b is a one split factor away from a, c differs in structure.
     const ActionList a = {Action::split("out", "x", {16}), Action::split("out", "y", {4}), Action::annotate("out", "x.0", AnnotationKind::Vectorize),

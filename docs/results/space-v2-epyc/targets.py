@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""Issue 22's targets from a `worldtune compare` report of one model at 64 and 640 trials beside oneDNN,
+OpenBLAS and libtorch: geometric means of the model's GFLOP/s over each peer's per group of workloads, and
+each workload's share of the FMA peak (scripts/fma_peak.sh). Usage: targets.py REPORT PEAK_GFLOPS"""
+import math, sys
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.exit("targets: usage: targets.py REPORT PEAK_GFLOPS")
+    try:
+        lines, peak = open(argv[1]).read().splitlines(), float(argv[2])
+    except (OSError, ValueError) as e:
+        sys.exit(f"targets: {e}")
+    header = next((l for l in lines if l.startswith('| workload |')), None)
+    if header is None:
+        sys.exit(f"targets: {argv[1]}: no table of workloads")
+    names = [c.strip() for c in header.strip().strip('|').split('|')][1:]
+    rows = {}
+    for l in lines:
+        cells = [c.strip() for c in l.strip().strip('|').split('|')]
+        if l.startswith('| `') and len(cells) == len(names) + 1:
+            rows[cells[0].strip('`')] = {n: (float(c.split()[0]) if c[:1].isdigit() else None) for n, c in zip(names, cells[1:])}
+    models = [n for n in names if '@' in n]
+
+    def geomean(spec_prefixes, model, peer):
+        ratios = [r[model] / r[peer] for s, r in rows.items() if s.startswith(spec_prefixes) and r.get(peer) and r[model]]
+        return f"{math.exp(sum(map(math.log, ratios)) / len(ratios)):.3f}" if ratios else "-"
+
+    for m in models:
+        print(f"{m}: conv/dense/matmul over onednn {geomean(('conv', 'dense', 'matmul'), m, 'onednn')}, matmuls over openblas "
+              f"{geomean(('matmul',), m, 'openblas')}, layernorm/softmax over onednn {geomean(('layernorm', 'softmax'), m, 'onednn')}, "
+              f"over libtorch {geomean(('layernorm', 'softmax'), m, 'libtorch')}")
+        for s, r in rows.items():
+            if r[m]:
+                print(f"  {s}: {100 * r[m] / peak:.0f}% of peak" + (f", {r[m] / r['onednn']:.3f} of onednn" if r.get('onednn') else ""))
+
+
+if __name__ == '__main__':
+    main(sys.argv)
