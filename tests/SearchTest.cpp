@@ -257,25 +257,19 @@ TEST_P(OperatorTest, ChildrenAreValidOrRejectedCleanly) {
 INSTANTIATE_TEST_SUITE_P(MutationAndCrossover, OperatorTest, testing::Values(1.0, 0.0));
 
 namespace {
-/// Random scores; counts its predict() calls (one per generation) and says whether it has a prior.
-class CountingModel : public CostModel {
+/// The random model, counting its predict() calls (one per generation), with or without a prior.
+class CountingModel : public RandomModel {
 public:
-    explicit CountingModel(bool prior) : prior_(prior) {}
-    std::string name() const override { return "counting"; }
-    void set_task(const WorkloadSpec &) override {}
+    explicit CountingModel(bool prior) : RandomModel(7), prior_(prior) {}
     std::vector<double> predict(const std::vector<ActionList> &candidates) override {
         calls++;
-        std::vector<double> scores;
-        for (size_t i = 0; i < candidates.size(); i++) scores.push_back(double(rng_() % 1000));
-        return scores;
+        return RandomModel::predict(candidates);
     }
-    void update(const std::vector<MeasureResult> &) override {}
     bool has_prior() const override { return prior_; }
     int calls = 0;
 
 private:
     bool prior_;
-    std::mt19937_64 rng_{7};
 };
 
 int generations_run(bool prior, int measured_count, const EvolutionParams &params) {
