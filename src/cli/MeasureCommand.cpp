@@ -53,6 +53,9 @@ void add_measure_command(CLI::App &app) {
             std::printf("latency    median %s  (min %s, max %s; %d repeats x %d runs)\n",
                         format_seconds(r.timing.median_s).c_str(), format_seconds(r.timing.min_s).c_str(),
                         format_seconds(r.timing.max_s).c_str(), r.timing.repeats, r.timing.runs_per_repeat);
+            std::printf("repeats   ");
+            for (double t : r.timing.samples_s) std::printf(" %.3g", t * 1e3);
+            std::printf(" ms\n");
             std::printf("GFLOP/s    %.2f\n", r.gflops);
             std::printf("check      %s\n", opts->params.check_output ? "passed" : "skipped");
         } else {
