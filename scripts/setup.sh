@@ -16,6 +16,7 @@ packages=(
   gnuplot-nox                       # plots in reports
   python3                           # scripts: the house and README checks (tests), summaries of runs
   clang libclang-rt-14-dev          # libFuzzer: scripts/fuzz.sh fuzzes the parsers of outside input
+  libopenmpi-dev openmpi-bin        # the measurement farm: mpirun -np N worldtune ... (docs/scale.md)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,10 @@
 // What several commands share: the measuring options and the search space.
 #include "cli/Commands.h"
 
+#include "farm/Farm.h"
+
+#include <cstdio>
+
 namespace worldtune::cli {
 
 void add_measure_options(CLI::App *cmd, MeasureParams &params) {
@@ -11,6 +15,16 @@ void add_measure_options(CLI::App *cmd, MeasureParams &params) {
         ->capture_default_str()->check(CLI::NonNegativeNumber);
     cmd->add_option("--timeout", params.timeout_seconds, "Seconds allowed for one candidate's compile + run + check")
         ->capture_default_str()->check(CLI::PositiveNumber);
+}
+
+void add_hardware_option(CLI::App *cmd) {
+    cmd->add_option_function<std::string>("--hardware", [](const std::string &name) { farm_select_hardware(name); },
+                                          "Under mpirun: measure on the measurer group whose hardware name contains this "
+                                          "(default: rank 0's machine type)");
+}
+
+void print_farm_groups() {
+    for (const std::string &line : farm_groups()) std::fprintf(stderr, "farm %s\n", line.c_str());
 }
 
 void add_space_option(CLI::App *cmd, SamplerParams &sampler) {

@@ -22,6 +22,10 @@ struct CommandError : OneLineError {
 /// --threads, --repeats, --min-time, --timeout into `params`.
 void add_measure_options(CLI::App *cmd, MeasureParams &params);
 /// --space v1|v2: the sketch rules the search samples from (SamplerParams::space), into `sampler`.
+/// `--hardware NAME`: the measurement farm's group a run measures on (farm/Farm.h).
+void add_hardware_option(CLI::App *cmd);
+/// The farm's hardware groups, one line each on stderr (nothing outside a farm).
+void print_farm_groups();
 void add_space_option(CLI::App *cmd, SamplerParams &sampler);
 
 void add_lower_command(CLI::App &app);

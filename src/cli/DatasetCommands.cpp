@@ -6,6 +6,7 @@
 #include "dataset/Collector.h"
 #include "dataset/DatasetFile.h"
 #include "dataset/WorkloadList.h"
+#include "farm/Farm.h"
 #include "measure/Hardware.h"
 #include "store/RecordStore.h"
 
@@ -34,6 +35,17 @@ void add_workloads_subcommand(CLI::App *dataset) {
                     list->generated);
         for (const std::string &s : specs) std::printf("%s\n", s.c_str());
     });
+}
+
+/// The end of a collection: the skipped workloads and the counts.
+void print_collect_summary(const std::string &db, size_t workloads, const RecordStore &store, const CollectSummary &s) {
+    for (const auto &[key, why] : store.notes("collect-skip:"))
+        std::printf("skipped %s: %s\n", key.substr(13).c_str(), why.c_str());
+    std::printf("measured %lld candidates (%lld failed) in %.0f s; %s holds %lld collection records; %d of %zu workloads "
+                "complete, %d skipped%s\n",
+                (long long)s.measured, (long long)s.failed, s.wall_seconds, db.c_str(), (long long)s.records,
+                s.workloads_done, workloads, s.workloads_skipped,
+                s.time_limit_hit ? "; stopped at the time limit (run again to resume)" : "");
 }
 
 void add_collect_subcommand(CLI::App *dataset) {
@@ -76,16 +88,15 @@ void add_collect_subcommand(CLI::App *dataset) {
         std::fprintf(stderr, "collecting %zu workloads x %zu models x %d trials into %s (%d threads, %s)\n", specs.size(),
                      col->params.models.size(), col->params.trials, col->db.c_str(), col->params.measure.threads,
                      hardware_summary().c_str());
-        const CollectSummary s = collect_trajectories(store, specs, col->params, [](const std::string &line) {
-            std::fprintf(stderr, "%s\n", line.c_str());
-        });
-        for (const auto &[key, why] : store.notes("collect-skip:"))
-            std::printf("skipped %s: %s\n", key.substr(13).c_str(), why.c_str());
-        std::printf("measured %lld candidates (%lld failed) in %.0f s; %s holds %lld collection records; %d of %zu workloads "
-                    "complete, %d skipped%s\n",
-                    (long long)s.measured, (long long)s.failed, s.wall_seconds, col->db.c_str(), (long long)s.records,
-                    s.workloads_done, specs.size(), s.workloads_skipped,
-                    s.time_limit_hit ? "; stopped at the time limit (run again to resume)" : "");
+        print_farm_groups();
+        // A farm collects every workload on each of its hardware groups in turn, counting each group's records.
+        for (size_t group = 0; group < std::max<size_t>(1, farm_group_count()); group++) {
+            if (farm_group_count() > 0) col->params.machine = farm_select_group(group);
+            if (farm_group_count() > 1) std::fprintf(stderr, "collecting on farm group %zu\n", group);
+            print_collect_summary(col->db, specs.size(), store, collect_trajectories(store, specs, col->params, [](const std::string &line) {
+                std::fprintf(stderr, "%s\n", line.c_str());
+            }));
+        }
     });
 }
 

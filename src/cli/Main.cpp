@@ -1,5 +1,6 @@
 // Entry point of the `worldtune` command line: every failure becomes one clear line and exit code 1.
 #include "cli/Commands.h"
+#include "farm/Farm.h"
 
 #include "measure/BlasCore.h"
 #include "schedule/Apply.h"
@@ -9,6 +10,8 @@
 #include <iostream>
 
 int main(int argc, char **argv) {
+    worldtune::FarmSession farm(argc, argv);  // under mpirun: rank 0 runs the command, the others measure
+    if (farm.is_measurer()) return farm.serve();
     worldtune::use_full_width_openblas(argv);  // before anything runs on OpenBLAS (measure/BlasCore.h)
     CLI::App app{"worldtune: an auto-scheduler for Halide pipelines guided by a compiler world model"};
     app.require_subcommand(1);

@@ -137,6 +137,7 @@ void add_tune_command(CLI::App &app) {
     cmd->add_option("--db", opts->db, "Records database")->capture_default_str();
     cmd->add_flag("--quiet", opts->quiet, "No per-trial progress lines");
     add_measure_options(cmd, opts->measure);
+    add_hardware_option(cmd);
     cmd->callback([opts] {
         if (opts->spec.empty() == opts->network.empty()) throw CommandError("tune takes either a SPEC or --network NAME");
         if (!opts->network.empty()) preset(opts->network);  // refuse an unknown network before opening anything
@@ -152,6 +153,7 @@ void add_tune_command(CLI::App &app) {
         } catch (const BundleError &e) {
             throw CommandError(one_line(e.what()) + " (choose another model with --model static or --model random, or a bundle with --bundle DIR)");
         }
+        print_farm_groups();
         if (opts->network.empty()) tune_one(*opts, store, *model);
         else tune_network(*opts, store, *model);
     });

@@ -3,6 +3,8 @@
 #include "common/Hash.h"
 #include "common/Statistics.h"
 #include "dataset/DatasetFile.h"
+#include "farm/Farm.h"
+#include "measure/Hardware.h"
 #include "measure/Timing.h"
 #include "model/ModelFactory.h"
 #include "workload/Workload.h"
@@ -33,9 +35,13 @@ struct WorkloadState {
     double best = 0;
 };
 
-WorkloadState state_of(const RecordStore &store, const std::string &spec) {
+/// Whether a record counts for a collection on `machine` (null: every record does).
+bool on_machine(const Record &r, const nlohmann::json &machine) { return machine.is_null() || same_machine(r.result.hardware, machine); }
+
+WorkloadState state_of(const RecordStore &store, const std::string &spec, const nlohmann::json &machine) {
     WorkloadState w;
     store.for_each([&](const Record &r) {
+        if (!on_machine(r, machine)) return;
         w.per_source[r.source]++;
         if (!r.result.ok()) return;
         w.ok_latencies.push_back(r.result.timing.median_s);
@@ -59,7 +65,7 @@ CollectSummary collect_trajectories(RecordStore &store, const std::vector<std::s
     CollectSummary summary;
     const double start = now_seconds();
     double measure_time = 0;
-    Measurer measurer(params.measure);
+    std::unique_ptr<CandidateMeasurer> measurer = make_measurer(params.measure);
     const int passes = (params.trials + params.pass_trials - 1) / params.pass_trials;
     auto out_of_time = [&] { return params.hours > 0 && now_seconds() - start > params.hours * 3600; };
 
@@ -93,6 +99,7 @@ CollectSummary collect_trajectories(RecordStore &store, const std::vector<std::s
                     std::vector<MeasureResult> earlier;
                     std::vector<ActionList> seen;
                     store.for_each([&](const Record &r) {
+                        if (!on_machine(r, params.machine)) return;
                         seen.push_back(actions_from_json(r.result.actions));
                         if (r.source == source) earlier.push_back(r.result);
                     }, spec_text);
@@ -100,7 +107,7 @@ CollectSummary collect_trajectories(RecordStore &store, const std::vector<std::s
                     tp.trials = count;
                     tp.seed = fnv1a64(spec_text + "\n" + model_name + "\n" + std::to_string(params.seed) + "\n" +
                                       std::to_string(earlier.size()));
-                    Tuner tuner(spec, tp, measurer, model.get());
+                    Tuner tuner(spec, tp, *measurer, model.get());
                     for (const ActionList &a : seen) tuner.mark_seen(a);
                     if (!earlier.empty()) {
                         model->set_task(spec);
@@ -120,7 +127,7 @@ CollectSummary collect_trajectories(RecordStore &store, const std::vector<std::s
                     log("skipping " + spec_text + ": " + why);
                     return true;
                 };
-                WorkloadState before = state_of(store, spec_text);
+                WorkloadState before = state_of(store, spec_text, params.machine);
                 if (too_slow(before)) break;
                 const int have = before.per_source[source];
                 if (have >= target) continue;
@@ -133,7 +140,7 @@ CollectSummary collect_trajectories(RecordStore &store, const std::vector<std::s
                     run = search(std::min(remaining, std::max(params.min_runs_for_skip, params.tune.measures_per_round)));
                     remaining -= run.measured;
                     exhausted = run.measured == 0;
-                    if (too_slow(state_of(store, spec_text))) {
+                    if (too_slow(state_of(store, spec_text, params.machine))) {
                         summary.measured += run.measured;
                         summary.failed += run.failed;
                         measure_time += run.wall_seconds;
@@ -150,7 +157,7 @@ CollectSummary collect_trajectories(RecordStore &store, const std::vector<std::s
                 summary.failed += run.failed;
                 measure_time += run.wall_seconds;
 
-                const WorkloadState after = state_of(store, spec_text);
+                const WorkloadState after = state_of(store, spec_text, params.machine);
                 char line[512];
                 const double per_trial = summary.measured ? measure_time / double(summary.measured) : 0;
                 std::snprintf(line, sizeof line, "[pass %d/%d, %zu/%zu] %s %s: +%d (%d failed), %d/%d; best %s; %.2f s/trial, elapsed %s",
@@ -168,12 +175,12 @@ CollectSummary collect_trajectories(RecordStore &store, const std::vector<std::s
             summary.workloads_skipped++;
             continue;
         }
-        const WorkloadState w = state_of(store, spec);
+        const WorkloadState w = state_of(store, spec, params.machine);
         bool done = true;
         for (const std::string &m : params.models) done = done && w.per_source.count(collect_source(m)) && w.per_source.at(collect_source(m)) >= params.trials;
         summary.workloads_done += done;
     }
-    store.for_each([&](const Record &r) { summary.records += r.source.rfind("collect:", 0) == 0; });
+    store.for_each([&](const Record &r) { summary.records += r.source.rfind("collect:", 0) == 0 && on_machine(r, params.machine); });
     summary.wall_seconds = now_seconds() - start;
     return summary;
 }

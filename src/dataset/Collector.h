@@ -32,6 +32,8 @@ struct CollectParams {
     int min_runs_for_skip = 4;    ///< successful records needed before that median is trusted
     double hours = 0;             ///< stop (resumably) after this many hours; 0: no limit
     TuneParams tune = collection_tune_params();  ///< batch, sampler, evolution (trials and seed set per run)
+    nlohmann::json machine;       ///< count, resume and learn only from records of this machine type
+                                  ///< (same_machine); null: from every record (a farm sets each group's)
     MeasureParams measure;
 
     /// The search used for collection: the tuner's defaults with a population of 128 (half Ansor's): the
@@ -47,7 +49,8 @@ struct CollectParams {
 struct CollectSummary {
     int64_t measured = 0;       ///< candidates measured by this call
     int64_t failed = 0;         ///< of which ended in an error
-    int64_t records = 0;        ///< collection records in the database at the end (all sources "collect:*")
+    int64_t records = 0;        ///< collection records in the database at the end (all sources "collect:*"; of
+                                ///< params.machine when set)
     int workloads_done = 0;     ///< workloads with every model at `trials`
     int workloads_skipped = 0;  ///< too slow or not buildable (noted)
     bool time_limit_hit = false;

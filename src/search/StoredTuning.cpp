@@ -1,5 +1,6 @@
 #include "search/StoredTuning.h"
 
+#include "farm/Farm.h"
 #include "workload/Presets.h"
 
 namespace worldtune {
@@ -16,8 +17,8 @@ std::vector<MeasureResult> resume_from_store(const RecordStore &store, const Wor
 
 TuneSummary tune_stored(RecordStore &store, const WorkloadSpec &spec, CostModel &model, const StoredTuningParams &p, size_t &resumed,
                         const std::function<void(const MeasureResult &, int)> &on_trial) {
-    Measurer measurer(p.measure);
-    Tuner tuner(spec, p.tune, measurer, &model);
+    std::unique_ptr<CandidateMeasurer> measurer = make_measurer(p.measure);
+    Tuner tuner(spec, p.tune, *measurer, &model);
     resumed = resume_from_store(store, spec, tuner, model).size();
     return tuner.run([&](const MeasureResult &r, int index) {
         store.add(r, p.source);
@@ -27,14 +28,14 @@ TuneSummary tune_stored(RecordStore &store, const WorkloadSpec &spec, CostModel 
 
 NetworkResult tune_network_stored(RecordStore &store, const std::string &network, CostModel &model, const StoredTuningParams &p,
                                   const std::function<void(const TaskState &, int, double)> &on_round) {
-    Measurer measurer(p.measure);
+    std::unique_ptr<CandidateMeasurer> measurer = make_measurer(p.measure);
     SchedulerParams sp;
     sp.total_trials = p.tune.trials;
     sp.trials_per_round = p.tune.measures_per_round;
     TuneParams per_round = p.tune;
     per_round.trials = sp.trials_per_round;
     TaskScheduler scheduler(preset(network), sp, [&](const WorkloadSpec &spec) {
-        return std::make_unique<Tuner>(spec, per_round, measurer, &model);
+        return std::make_unique<Tuner>(spec, per_round, *measurer, &model);
     });
     for (size_t i = 0; i < scheduler.tasks().size(); i++) {
         const TaskState &t = scheduler.tasks()[i];

@@ -8,8 +8,12 @@ namespace {
 constexpr size_t kBestTapesKept = 16;
 }
 
-Tuner::Tuner(WorkloadSpec spec, TuneParams params, Measurer &measurer, CostModel *model)
+Tuner::Tuner(WorkloadSpec spec, TuneParams params, CandidateMeasurer &measurer, CostModel *model)
     : spec_(std::move(spec)), params_(params), measurer_(measurer), model_(model), sampler_(spec_, params.sampler, params.seed) {}
+
+Tuner::Tuner(WorkloadSpec spec, TuneParams params, Measurer &measurer, CostModel *model)
+    : spec_(std::move(spec)), params_(params), local_(std::make_unique<LocalMeasurer>(measurer)), measurer_(*local_),
+      model_(model), sampler_(spec_, params.sampler, params.seed) {}
 
 void Tuner::mark_seen(const ActionList &actions) { seen_.insert(actions_to_json(actions).dump()); }
 
@@ -56,13 +60,13 @@ TuneSummary Tuner::run_trials(int trials, const std::function<void(const Measure
         std::vector<SketchCandidate> batch = propose(count, summary);
         if (batch.empty()) break;  // the space is exhausted
         std::vector<MeasureResult> results;
-        for (SketchCandidate &c : batch) {
-            const double t1 = now_seconds();
-            MeasureResult result = measurer_.measure_one(spec_, c.actions);
-            summary.measure_seconds += now_seconds() - t1;
+        std::vector<ActionList> actions;
+        for (const SketchCandidate &c : batch) actions.push_back(c.actions);
+        const double t1 = now_seconds();
+        measurer_.measure_batch(spec_, actions, [&](size_t i, MeasureResult result) {
             if (result.ok()) {
                 if (!summary.best || result.timing.median_s < summary.best->timing.median_s) summary.best = result;
-                best_tapes_.emplace_back(result.timing.median_s, std::move(c.tape));
+                best_tapes_.emplace_back(result.timing.median_s, std::move(batch[i].tape));
                 std::sort(best_tapes_.begin(), best_tapes_.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
                 if (best_tapes_.size() > kBestTapesKept) best_tapes_.resize(kBestTapesKept);
             } else {
@@ -71,7 +75,8 @@ TuneSummary Tuner::run_trials(int trials, const std::function<void(const Measure
             on_measured(result, summary.measured);
             summary.measured++;
             results.push_back(std::move(result));
-        }
+        });
+        summary.measure_seconds += now_seconds() - t1;
         if (model_) {
             const double t2 = now_seconds();
             model_->update(results);

@@ -5,6 +5,7 @@
 // caller stores it); states measured before (resume) are never measured again.
 #pragma once
 
+#include "measure/CandidateMeasurer.h"
 #include "measure/Measurer.h"
 #include "search/CostModel.h"
 #include "search/Evolution.h"
@@ -41,6 +42,8 @@ class Tuner {
 public:
     /// `model` may be null: random search. The tuner calls model->set_task(spec) at the start of each run,
     /// so one model can serve the tuners of several tasks.
+    Tuner(WorkloadSpec spec, TuneParams params, CandidateMeasurer &measurer, CostModel *model = nullptr);
+    /// The same with one local worker.
     Tuner(WorkloadSpec spec, TuneParams params, Measurer &measurer, CostModel *model = nullptr);
 
     /// Marks a state as measured already (e.g. found in the records database): it is never proposed.
@@ -56,7 +59,8 @@ private:
 
     WorkloadSpec spec_;
     TuneParams params_;
-    Measurer &measurer_;
+    std::unique_ptr<LocalMeasurer> local_;  ///< set when constructed with a Measurer
+    CandidateMeasurer &measurer_;
     CostModel *model_;
     SketchSampler sampler_;
     std::set<std::string> seen_;
