@@ -225,6 +225,13 @@ TEST(Study, ReplayScoresEveryModelAfterEachPrefix) {
         for (size_t i = 0; i < it->second.top1.size(); i++) EXPECT_GE(it->second.top_batch[i], it->second.top1[i]);
     }
     EXPECT_NE(replay_table(results, p).find("top-2"), std::string::npos);
+    p.after = "2";
+    p.near = 1e-6;  // no schedule is within a millionth of the incumbent: no pool, no score
+    EXPECT_TRUE(run_replay(p).scores.empty());
+    p.near = 0;
+    p.db = db + "," + db;  // two databases: a run is a source of one database, so the runs double
+    EXPECT_EQ(run_replay(p).scores.at({"random", 2}).top1.size(), 2 * results.scores.at({"random", 2}).top1.size());
+    p.db = db;
     p.after = "2,x";
     EXPECT_THROW(run_replay(p), StudyError);
     p.after = "0";

@@ -13,11 +13,13 @@ namespace worldtune::cli {
 void add_replay_command(CLI::App &app) {
     auto o = std::make_shared<ReplayParams>();
     CLI::App *cmd = app.add_subcommand("replay", "Rank measured schedules with each model after N online measurements (no measuring)");
-    cmd->add_option("--db", o->db, "Records database to replay (e.g. a bench's bench.db)")->required();
+    cmd->add_option("--db", o->db, "Records databases to replay, comma-separated (e.g. a bench's bench.db)")->required();
     cmd->add_option("--models", o->models, "Cost models, comma-separated")->capture_default_str();
     cmd->add_option("--after", o->after, "Online measurements the model has seen, comma-separated")->capture_default_str();
     cmd->add_option("--pool", o->pool, "Schedules scored per run (a random subset of the workload's others)")
         ->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--near", o->near, "Pool only schedules at most this x the run's incumbent after N (0: every schedule)")
+        ->capture_default_str()->check(CLI::NonNegativeNumber);
     cmd->add_option("--runs", o->runs, "Runs per workload used as training prefixes")->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--batch", o->batch, "Candidates per tuning round: the top-B the model would measure")
         ->capture_default_str()->check(CLI::PositiveNumber);

@@ -30,17 +30,20 @@ struct WorkloadData {
     std::map<std::string, std::vector<MeasureResult>> runs;  ///< source -> records in measurement order
 };
 
-std::map<std::string, WorkloadData> load(const std::string &db) {
-    RecordStore store(db);
+std::map<std::string, WorkloadData> load(const std::vector<std::string> &dbs) {
     std::map<std::string, WorkloadData> data;
     std::map<std::string, std::set<std::string>> seen;
-    store.for_each([&](const Record &r) {
-        WorkloadData &w = data[r.result.spec];
-        w.runs[r.source].push_back(r.result);
-        if (!r.result.ok() || r.result.timing.median_s <= 0) return;
-        const std::string key = r.result.actions.dump();
-        if (seen[r.result.spec].insert(key).second) w.distinct.push_back({r.result, key});
-    });
+    for (size_t d = 0; d < dbs.size(); d++) {
+        if (!std::filesystem::exists(dbs[d])) throw StudyError("no records database at " + dbs[d]);
+        RecordStore store(dbs[d]);
+        store.for_each([&](const Record &r) {
+            WorkloadData &w = data[r.result.spec];
+            w.runs[dbs.size() > 1 ? std::to_string(d) + ":" + r.source : r.source].push_back(r.result);
+            if (!r.result.ok() || r.result.timing.median_s <= 0) return;
+            const std::string key = r.result.actions.dump();
+            if (seen[r.result.spec].insert(key).second) w.distinct.push_back({r.result, key});
+        });
+    }
     return data;
 }
 
@@ -60,12 +63,17 @@ std::vector<int> parse_after(const std::string &text) {
 
 /// The pool of one run after `n` measurements: the workload's other distinct schedules, subsampled.
 std::vector<const Schedule *> pool_after(const WorkloadData &w, const std::vector<MeasureResult> &run, int n, int size,
-                                         std::mt19937_64 &rng) {
+                                         double near, std::mt19937_64 &rng) {
     std::set<std::string> train_keys;
-    for (int i = 0; i < n; i++) train_keys.insert(run[size_t(i)].actions.dump());
+    double incumbent = INFINITY;
+    for (int i = 0; i < n; i++) {
+        train_keys.insert(run[size_t(i)].actions.dump());
+        if (run[size_t(i)].ok() && run[size_t(i)].timing.median_s > 0) incumbent = std::min(incumbent, run[size_t(i)].timing.median_s);
+    }
+    const double bound = near > 0 && std::isfinite(incumbent) ? near * incumbent : INFINITY;
     std::vector<const Schedule *> pool;
     for (const Schedule &s : w.distinct)
-        if (!train_keys.count(s.key)) pool.push_back(&s);
+        if (!train_keys.count(s.key) && s.result.timing.median_s <= bound) pool.push_back(&s);
     std::shuffle(pool.begin(), pool.end(), rng);
     if (int(pool.size()) > size) pool.resize(size_t(size));
     return pool;
@@ -110,10 +118,9 @@ ReplayResults run_replay(const ReplayParams &p) {
     const std::vector<std::string> known = cost_model_names();
     for (const std::string &m : results.models)
         if (std::find(known.begin(), known.end(), m) == known.end()) throw StudyError("unknown model '" + m + "'");
-    if (!std::filesystem::exists(p.db)) throw StudyError("no records database at " + p.db);
     const int need = *std::max_element(results.after.begin(), results.after.end());
     std::mt19937_64 rng(p.seed);
-    for (const auto &[spec_text, w] : load(p.db)) {
+    for (const auto &[spec_text, w] : load(split_list(p.db))) {
         const WorkloadSpec spec = WorkloadSpec::parse(spec_text);
         int used = 0;
         for (const auto &[source, run] : w.runs) {
@@ -122,7 +129,7 @@ ReplayResults run_replay(const ReplayParams &p) {
             if (int(run.size()) < need || ok < 2 || used >= p.runs) continue;
             used++;
             for (int n : results.after) {
-                const std::vector<const Schedule *> pool = pool_after(w, run, n, p.pool, rng);
+                const std::vector<const Schedule *> pool = pool_after(w, run, n, p.pool, p.near, rng);
                 if (pool.size() <= size_t(p.batch)) continue;
                 for (const std::string &m : results.models) score_model(p, m, spec, run, n, pool, results.scores[{m, n}]);
             }

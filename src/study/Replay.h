@@ -11,7 +11,8 @@
 // and N, geometric means over runs of the pool-best latency divided by: the latency of the model's top-1
 // pick, the best latency of its batch (the B it would measure in one tuning round, `batch`, picked as the
 // search does: BatchSelection.h), and the geometric mean latency of that batch. Each is 1.0 when the
-// model puts the pool's fastest first (all B of them, for the last).
+// model puts the pool's fastest first (all B of them, for the last). `db` may name several databases
+// (comma-separated): a run is then the records of one source in one database, the pool draws on all.
 #pragma once
 
 #include "common/Defaults.h"
@@ -29,6 +30,8 @@ namespace worldtune {
 struct ReplayParams {
     std::string db, models = "world,static", after = "0,16,32,48", bundle;
     int pool = 300;
+    double near = 0;    ///< > 0: the pool keeps only schedules at most this × the run's incumbent (its best in
+                        ///< the first N) — how well a model ranks near the best it has seen; 0: all
     int runs = 4;       ///< runs per workload used as training prefixes
     int batch = 16;     ///< candidates measured per tuning round (TuneParams::measures_per_round)
     int threads = kDefaultThreads;
