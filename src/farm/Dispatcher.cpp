@@ -10,8 +10,6 @@ Dispatcher::Dispatcher(FarmTransport &transport, std::vector<int> measurers, Far
     for (int rank : measurers) measurers_.push_back({rank, clock_(), {}});
 }
 
-int Dispatcher::live_measurers() const { return int(measurers_.size()); }
-
 void Dispatcher::send_work(std::deque<size_t> &queue, const FarmTask &base, const std::vector<ActionList> &candidates) {
     for (Measurer &m : measurers_) {
         while (!queue.empty() && int(m.in_flight.size()) < std::max(1, params_.queue_depth)) {

@@ -43,7 +43,6 @@ public:
                             const std::function<void(size_t, MeasureResult)> &on_result,
                             const std::function<void(const std::string &)> &log);
 
-    int live_measurers() const;
     const std::vector<int> &lost() const { return lost_; }
 
 private:

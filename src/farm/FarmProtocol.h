@@ -1,7 +1,7 @@
 // The messages between rank 0 of a measurement farm and its measurer ranks, as JSON text. Independent of
 // MPI, so both ends and their tests share one definition.
 //
-//   Hello      measurer -> 0   once at start: {"hardware": {...}, "target": "...", "host": "...", "pid": N}
+//   Hello      measurer -> 0   once at start: {"hardware": {hardware_json(), Halide target included}, "pid": N}
 //   Task       0 -> measurer   {"id": N, "spec": "...", "actions": [...], "params": {MeasureParams}}
 //   Result     measurer -> 0   {"id": N, "record": {RecordStore JSONL object}}
 //   Heartbeat  measurer -> 0   empty, every FarmParams::heartbeat_seconds, also while measuring

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <iostream>
@@ -198,7 +199,7 @@ FarmSession::~FarmSession() {
 }
 
 int FarmSession::serve() {
-    send_locked(nlohmann::json{{"hardware", hardware_json()}, {"target", host_target_string()}, {"pid", int(getpid())}}.dump(), FarmTag::Hello);
+    send_locked(nlohmann::json{{"hardware", hardware_json()}, {"pid", int(getpid())}}.dump(), FarmTag::Hello);
     std::atomic<bool> stop{false};
     std::thread heartbeat([&] {
         while (!stop) {
