@@ -32,6 +32,7 @@
 #include <filesystem>
 #include <cstring>
 #include <fstream>
+#include <numeric>
 #include <set>
 #include <sstream>
 
@@ -688,6 +689,20 @@ TEST(WorldModel, OnlineModesCorrectThePriorOrKeepIt) {
     const std::vector<double> boosted = scores(with_mode("booster", 1.0), true);
     EXPECT_NE(boosted, prior);
     EXPECT_GT(boosted[0], boosted[9]);
+    // The trust guard: the task's fastest measured candidates (its anchors) keep their corrected scores,
+    // every other candidate loses by its latent distance to them.
+    const std::string trust = temp_path("online_trust");
+    std::filesystem::remove_all(trust);
+    std::filesystem::copy(latent, trust, std::filesystem::copy_options::recursive);
+    nlohmann::json config = nlohmann::json::parse(std::ifstream(trust + "/config.json"));
+    config["online_trust"] = 1.0;
+    config["online_trust_top"] = 1;
+    std::ofstream(trust + "/config.json") << config.dump();
+    const std::vector<double> guarded = scores(trust, true);
+    EXPECT_NEAR(guarded[0], learned[0], 1e-9) << "the fastest measured candidate is the anchor";
+    for (size_t i = 1; i < guarded.size(); i++)
+        if (candidates[i] != candidates[0]) EXPECT_LE(guarded[i], learned[i] + 1e-9) << i;
+    EXPECT_LT(std::accumulate(guarded.begin(), guarded.end(), 0.0), std::accumulate(learned.begin(), learned.end(), 0.0));
 }
 
 TEST(WorldModel, LatentCorrectionLearnsWhatThePriorMissesAndStaysAnchored) {
@@ -715,6 +730,37 @@ TEST(WorldModel, LatentCorrectionLearnsWhatThePriorMissesAndStaysAnchored) {
     LatentCorrection empty;
     EXPECT_FALSE(empty.fit({}, 2, 1.0));
     EXPECT_EQ(empty.score(prior, rows), prior);
+}
+
+TEST(WorldModel, LatentCorrectionGuardsKeepItWhereItHasData) {
+    // One task whose latency grows with feature 0 (measured over 0..11); the prior is flat.
+    std::vector<CorrectionGroup> groups(1);
+    for (int i = 0; i < 12; i++) {
+        groups[0].prior.push_back(0.0);
+        groups[0].features.push_back(float(i));
+        groups[0].features.push_back(float((i * 5) % 12));
+        groups[0].latencies.push_back(1.0 + i);
+    }
+    LatentCorrection plain, clamped, trusted;
+    ASSERT_TRUE(plain.fit(groups, 2, 1e-2));
+    ASSERT_TRUE(clamped.fit(groups, 2, 1e-2, CorrectionGuard{true, 0}));
+    ASSERT_TRUE(trusted.fit(groups, 2, 1e-2, CorrectionGuard{false, 10.0}));
+    const std::vector<double> prior = {0, 0, 0};
+    const std::vector<float> rows = {0, 5, -100, 5, 11, 5};  // the measured best edge, far beyond it, the worst
+    const std::vector<double> p = plain.score(prior, rows), c = clamped.score(prior, rows);
+    EXPECT_GT(p[1], p[0] + 1) << "without the guard the correction extrapolates";
+    EXPECT_NEAR(c[1], c[0], 1e-9) << "clamped, a candidate beyond the measured range scores as its edge";
+    EXPECT_GT(c[0], c[2]);
+    // The trust region: the anchor (the fastest measured row) itself is at distance 0, a far one is not.
+    const std::vector<float> anchor = {0, 0};
+    const std::vector<double> far = trusted.distances(rows, anchor);
+    EXPECT_NEAR(trusted.distances(anchor, anchor)[0], 0.0, 1e-12);
+    EXPECT_GT(far[1], far[0]);
+    const std::vector<double> free = trusted.score(prior, rows), held = trusted.score(prior, rows, anchor);
+    EXPECT_EQ(free, p) << "no anchors: no penalty";
+    for (size_t i = 0; i < 3; i++) EXPECT_LT(held[i], free[i]);
+    EXPECT_GT(held[0], held[1]) << "a strong enough trust guard takes the far candidate's extrapolated lead away";
+    EXPECT_EQ(trusted.distances(rows, {}), std::vector<double>(3, 0.0));
 }
 
 // `worldtune bench` end to end on the tiny bundle: tunes each model and ablation, re-measures, writes the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace worldtune {
 
@@ -41,8 +42,9 @@ double sigmoid(double x) { return x >= 0 ? 1 / (1 + std::exp(-x)) : std::exp(x) 
 
 }  // namespace
 
-bool LatentCorrection::fit(const std::vector<CorrectionGroup> &groups, int width, double l2) {
+bool LatentCorrection::fit(const std::vector<CorrectionGroup> &groups, int width, double l2, CorrectionGuard guard) {
     width_ = width;
+    guard_ = guard;
     const size_t n = size_t(width) + 1;
     // Standardize every input over all measured candidates.
     mean_.assign(n, 0.0);
@@ -75,8 +77,14 @@ bool LatentCorrection::fit(const std::vector<CorrectionGroup> &groups, int width
         const double var = sq / double(rows.size()) - mean_[k] * mean_[k];
         scale_[k] = var > 1e-12 ? std::sqrt(var) : 0.0;  // a constant input is left out (weight stays at its prior)
     }
+    low_.assign(n, 0.0);
+    high_.assign(n, 0.0);
     for (auto &x : rows)
-        for (size_t k = 0; k < n; k++) x[k] = scale_[k] > 0 ? (x[k] - mean_[k]) / scale_[k] : 0.0;
+        for (size_t k = 0; k < n; k++) {
+            x[k] = scale_[k] > 0 ? (x[k] - mean_[k]) / scale_[k] : 0.0;
+            low_[k] = std::min(low_[k], x[k]);
+            high_[k] = std::max(high_[k], x[k]);
+        }
     // The prior enters standardized: its weight's anchor is the prior's own scale, so a = 1 means "as is".
     std::vector<double> anchor(n, 0.0);
     anchor[0] = scale_[0] > 0 ? scale_[0] : 1.0;
@@ -119,19 +127,59 @@ bool LatentCorrection::fit(const std::vector<CorrectionGroup> &groups, int width
     weights_ = w;
     weights_[0] = scale_[0] > 0 ? w[0] / scale_[0] : 1.0;
     fitted_ = true;
+    double sum = 0, sq = 0;
+    for (const auto &x : rows) {
+        double s = 0;
+        for (size_t k = 0; k < n; k++) s += w[k] * x[k];
+        sum += s, sq += s * s;
+    }
+    const double mean = sum / double(rows.size());
+    spread_ = std::sqrt(std::max(0.0, sq / double(rows.size()) - mean * mean));
     return true;
 }
 
-std::vector<double> LatentCorrection::score(const std::vector<double> &prior, const std::vector<float> &features) const {
+double LatentCorrection::standardized(size_t input, double raw) const {
+    const double x = (raw - mean_[input]) / scale_[input];
+    return guard_.clamp ? std::clamp(x, low_[input], high_[input]) : x;
+}
+
+std::vector<double> LatentCorrection::score(const std::vector<double> &prior, const std::vector<float> &features,
+                                            const std::vector<float> &anchors) const {
     if (!fitted_) return prior;
     std::vector<double> out(prior.size());
     for (size_t i = 0; i < prior.size(); i++) {
         double s = weights_[0] * prior[i];
-        for (size_t k = 0; k < size_t(width_); k++) {
-            const double sc = scale_[k + 1];
-            if (sc > 0) s += weights_[k + 1] * (double(features[i * size_t(width_) + k]) - mean_[k + 1]) / sc;
-        }
+        for (size_t k = 0; k < size_t(width_); k++)
+            if (scale_[k + 1] > 0) s += weights_[k + 1] * standardized(k + 1, double(features[i * size_t(width_) + k]));
         out[i] = s;
+    }
+    if (guard_.trust > 0 && !anchors.empty()) {
+        const std::vector<double> far = distances(features, anchors);
+        for (size_t i = 0; i < out.size(); i++) out[i] -= guard_.trust * spread_ * far[i];
+    }
+    return out;
+}
+
+std::vector<double> LatentCorrection::distances(const std::vector<float> &features, const std::vector<float> &anchors) const {
+    const size_t width = size_t(width_), n = width ? features.size() / width : 0, m = width ? anchors.size() / width : 0;
+    std::vector<double> out(n, 0.0);
+    if (!fitted_ || m == 0) return out;
+    size_t used = 0;
+    for (size_t k = 0; k < width; k++) used += scale_[k + 1] > 0;
+    if (used == 0) return out;
+    for (size_t i = 0; i < n; i++) {
+        double nearest = std::numeric_limits<double>::infinity();
+        for (size_t a = 0; a < m; a++) {
+            double sq = 0;
+            for (size_t k = 0; k < width; k++) {
+                const double sc = scale_[k + 1];
+                if (sc <= 0) continue;
+                const double d = (double(features[i * width + k]) - double(anchors[a * width + k])) / sc;
+                sq += d * d;
+            }
+            nearest = std::min(nearest, sq);
+        }
+        out[i] = std::sqrt(nearest / double(used));
     }
     return out;
 }

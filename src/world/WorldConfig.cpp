@@ -59,6 +59,9 @@ void for_each_field(Config &c, Visit &&visit) {
     visit("ranker_eta", c.ranker_eta);
     visit("online_mode", c.online_mode);
     visit("online_l2", c.online_l2);
+    visit("online_clamp", c.online_clamp);
+    visit("online_trust", c.online_trust);
+    visit("online_trust_top", c.online_trust_top);
     visit("online_rounds", c.online_rounds);
     visit("online_eta", c.online_eta);
     visit("online_schedule_features", c.online_schedule_features);
@@ -99,6 +102,8 @@ WorldConfig WorldConfig::from_json(const nlohmann::json &j) {
         throw std::invalid_argument("world model config: need window >= 2 and 0 < stride < window");
     if (c.online_mode != "latent" && c.online_mode != "booster" && c.online_mode != "none")
         throw std::invalid_argument("world model config: online_mode is latent, booster or none, not '" + printable(c.online_mode) + "'");
+    if (!(c.online_trust >= 0) || c.online_trust_top < 1)
+        throw std::invalid_argument("world model config: need online_trust >= 0 and online_trust_top >= 1");
     return c;
 }
 

@@ -87,6 +87,12 @@ struct WorldConfig {
                                          ///< "latent" (LatentCorrection.h), "booster" or "none"
     double online_l2 = 10.0;       ///< "latent": pull of the correction toward the prior (chosen by replay
                                    ///< on the val runs of two machines among 0.1, 1, 10, 30, 100)
+    // The correction's guards against extrapolation (LatentCorrection.h), off: on the val list neither
+    // sped up the search (docs/results/v2-trust).
+    bool online_clamp = false;     ///< "latent": bound the correction's inputs to their measured range
+    double online_trust = 0;       ///< "latent": score penalty per unit of latent distance to the task's
+                                   ///< fastest measured candidates (x the measured scores' spread; 0: off)
+    int online_trust_top = 4;      ///< "latent": how many of the fastest measured candidates anchor it
     int online_rounds = 30;        ///< "booster": rounds of the XGBoost correction on a run's measurements
     double online_eta = 0.1;       ///< "booster": its learning rate
     bool online_schedule_features = true;  ///< "booster": it also reads the schedule's simulated loop nest

@@ -6,6 +6,7 @@
 #include "world/Encoder.h"
 #include "world/Windows.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -45,6 +46,18 @@ namespace {
 constexpr size_t kParallelRowsFrom = 256;  ///< batches this large build their rows on every thread
 
 int state_dim_of(WorldVariant v, int d_model) { return ranker_state_dim(world_variant_ranker(v), d_model); }
+
+/// The rows (`width` floats each) of the `count` fastest successful latencies, fastest first.
+std::vector<float> fastest_rows(const std::vector<float> &rows, const std::vector<double> &latencies, size_t width, size_t count) {
+    std::vector<size_t> order;
+    for (size_t i = 0; i < latencies.size(); i++)
+        if (latencies[i] > 0) order.push_back(i);
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return latencies[a] < latencies[b]; });
+    order.resize(std::min(order.size(), count));
+    std::vector<float> out;
+    for (size_t i : order) out.insert(out.end(), rows.begin() + long(i * width), rows.begin() + long((i + 1) * width));
+    return out;
+}
 
 }  // namespace
 
@@ -207,7 +220,10 @@ std::vector<double> WorldModel::predict(const std::vector<ActionList> &candidate
         }
     } else {
         scores = prior().predict(rows, candidates.size());
-        if (latent_.fitted()) scores = latent_.score(scores, latent_inputs(rows));
+        if (latent_.fitted()) {
+            const auto anchors = anchors_.find(task_.canonical());
+            scores = latent_.score(scores, latent_inputs(rows), anchors == anchors_.end() ? std::vector<float>() : anchors->second);
+        }
     }
     for (size_t i = 0; i < scores.size(); i++)
         if (!valid[i]) scores[i] = -std::numeric_limits<double>::infinity();
@@ -215,6 +231,7 @@ std::vector<double> WorldModel::predict(const std::vector<ActionList> &candidate
 }
 
 struct WorldModel::OnlineGroup {
+    std::string task;                      ///< canonical spec
     std::vector<ActionList> actions;
     std::vector<double> latencies;
     std::vector<float> rows;              ///< feature_rows
@@ -245,6 +262,7 @@ void WorldModel::update(const std::vector<MeasureResult> &results) {
         if (ok < 2) continue;
         set_task(WorkloadSpec::parse(spec));
         OnlineGroup g;
+        g.task = task_.canonical();
         for (const auto &entry : list) {
             g.actions.push_back(entry.first);
             g.latencies.push_back(entry.second);
@@ -263,10 +281,13 @@ void WorldModel::update(const std::vector<MeasureResult> &results) {
 }
 
 void WorldModel::update_latent(const std::vector<OnlineGroup> &groups) {
+    const WorldConfig &c = bundle_.config;
     std::vector<CorrectionGroup> data;
-    for (const OnlineGroup &g : groups)
+    for (const OnlineGroup &g : groups) {
         data.push_back({prior().predict(g.rows, g.latencies.size()), latent_inputs(g.rows), g.latencies});
-    latent_.fit(data, latent_width(), bundle_.config.online_l2);
+        if (c.online_trust > 0) anchors_[g.task] = fastest_rows(data.back().features, g.latencies, size_t(latent_width()), size_t(c.online_trust_top));
+    }
+    latent_.fit(data, latent_width(), c.online_l2, CorrectionGuard{c.online_clamp, c.online_trust});
 }
 
 void WorldModel::update_booster(const std::vector<OnlineGroup> &groups) {

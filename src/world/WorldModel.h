@@ -112,6 +112,9 @@ private:
     std::vector<float> hardware_row_;  ///< hardware_features(hardware_), appended to every row
     /// This run's measurements per task: (actions, latency; <= 0 failed).
     std::map<std::string, std::vector<std::pair<ActionList, double>>> measured_;
+    /// Per task (canonical spec): the latent inputs of its fastest measured candidates, the trust guard's
+    /// anchors (WorldConfig::online_trust).
+    std::map<std::string, std::vector<float>> anchors_;
 };
 
 }  // namespace worldtune
