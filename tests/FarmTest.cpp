@@ -158,21 +158,30 @@ TEST(Farm, MpiCollectionStoresWhatOneProcessStores) {
     std::fputs("matmul:M=64,N=64,K=64\nsoftmax:M=64,N=128\n", f);
     std::fclose(f);
     const std::string single = dir + "/farm_single.db", farm = dir + "/farm_farm.db", killed = dir + "/farm_killed.db";
-    for (const std::string &db : {single, farm, killed}) std::remove(db.c_str());
+    const std::string stopped = dir + "/farm_stopped.db";
+    for (const std::string &db : {single, farm, killed, stopped}) std::remove(db.c_str());
     std::string out;
     ASSERT_EQ(run_command(std::string(WORLDTUNE_BINARY) + kCollect + " --list " + list + " --db " + single, out), 0) << out;
     ASSERT_EQ(run_command(mpirun(3) + kCollect + " --list " + list + " --db " + farm, out), 0) << out;
     // Rank 2 dies at its third candidate: rank 1 measures the rest, nothing is lost or measured twice.
     ASSERT_EQ(run_command("WORLDTUNE_TEST_FARM_KILL=2@3 " + mpirun(3) + kCollect + " --list " + list + " --db " + killed, out), 0) << out;
     EXPECT_NE(out.find("measurer rank 2 silent"), std::string::npos) << out;
+    // Rank 1 hangs (stopped) at its second candidate: rank 2 measures the rest, and rank 0 ends the hung
+    // process at the end so that mpirun returns (`timeout` turns a hang of the test into a failure).
+    ASSERT_EQ(run_command("WORLDTUNE_TEST_FARM_KILL=1@2:stop timeout -s KILL 300 " + mpirun(3) + kCollect + " --list " + list + " --db " + stopped, out), 0) << out;
+    EXPECT_NE(out.find("measurer rank 1 silent"), std::string::npos) << out;
+    EXPECT_NE(out.find("ended lost measurer rank 1"), std::string::npos) << out;
 
-    const RecordKeys a = keys_of(single), b = keys_of(farm), c = keys_of(killed);
+    const RecordKeys a = keys_of(single), b = keys_of(farm), c = keys_of(killed), d = keys_of(stopped);
     EXPECT_EQ(a.keys.size(), 16u);
     EXPECT_EQ(b.keys, a.keys) << "random search proposes the same candidates: the farm measures each once";
     EXPECT_EQ(c.keys, a.keys);
+    EXPECT_EQ(d.keys, a.keys);
     EXPECT_EQ(b.fields, a.fields);
-    const std::set<std::pair<std::string, std::string>> distinct(c.keys.begin(), c.keys.end());
-    EXPECT_EQ(distinct.size(), c.keys.size()) << "no candidate measured twice";
+    for (const RecordKeys *k : {&c, &d}) {
+        const std::set<std::pair<std::string, std::string>> distinct(k->keys.begin(), k->keys.end());
+        EXPECT_EQ(distinct.size(), k->keys.size()) << "no candidate measured twice";
+    }
 }
 
 TEST(Farm, MpiNetworkTuningMeasuresOnTheMeasurerRanks) {

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <list>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -27,6 +28,12 @@ struct Group {
     std::vector<int> ranks;
 };
 
+/// Where a measurer rank's process runs (its hello).
+struct RankProcess {
+    std::string host;
+    int pid = 0;
+};
+
 /// Rank 0's view of the job.
 struct Root {
     FarmParams params;
@@ -34,6 +41,7 @@ struct Root {
     size_t selected = 0;
     std::unique_ptr<FarmTransport> transport;
     std::vector<std::unique_ptr<Dispatcher>> dispatchers;  ///< one per group, made when first used
+    std::map<int, RankProcess> processes;                  ///< per measurer rank
 };
 Root *g_root = nullptr;
 const char *const kSkipFinalize = "skip-finalize";  ///< Stop's text when a rank was lost
@@ -45,6 +53,12 @@ bool launched_by_mpirun(int argc, char **argv) {
 }
 
 void sleep_seconds(double s) { usleep(useconds_t(s * 1e6)); }
+
+std::string host_name() {
+    char name[256] = {};
+    if (gethostname(name, sizeof name - 1) != 0) return "";
+    return name;
+}
 
 /// Rank 0's wire: non-blocking sends whose buffers live until MPI has them, probes for any message.
 class MpiTransport : public FarmTransport {
@@ -89,8 +103,9 @@ private:
     std::list<std::pair<std::string, MPI_Request>> sends_;
 };
 
-/// Rank 0: every measurer's hello, within a minute; grouped by machine type.
-std::vector<Group> gather_groups(int size, FarmTransport &transport) {
+/// Rank 0: every measurer's hello, within a minute; grouped by machine type. `processes` gets where each
+/// rank runs.
+std::vector<Group> gather_groups(int size, FarmTransport &transport, std::map<int, RankProcess> &processes) {
     std::vector<Group> groups;
     int heard = 0;
     const double end = now_seconds() + 60;
@@ -106,20 +121,46 @@ std::vector<Group> gather_groups(int size, FarmTransport &transport) {
         auto g = std::find_if(groups.begin(), groups.end(), [&](const Group &x) { return same_machine(x.hardware, hello.at("hardware")); });
         if (g == groups.end()) g = groups.insert(groups.end(), {hardware_group_of(hello), hello.at("hardware"), {}});
         g->ranks.push_back(m->rank);
+        processes[m->rank] = {hello.value("host", ""), hello.value("pid", 0)};
     }
     if (heard < size - 1)
         std::cerr << "worldtune: " << (size - 1 - heard) << " measurer ranks did not say hello within 60 s; going on without them\n";
     return groups;
 }
 
-/// Which task a test asks this rank to die at: WORLDTUNE_TEST_FARM_KILL="RANK@TASK" (1-based task count).
-int test_kill_task(int rank) {
+/// A fault a test asks this rank for: WORLDTUNE_TEST_FARM_KILL="RANK@TASK" dies (SIGKILL) at its TASK-th
+/// task (1-based), "RANK@TASK:stop" hangs there (SIGSTOP: alive, silent, never answering).
+struct TestFault {
+    int task = 0;  ///< 0: none
+    int signal = SIGKILL;
+};
+
+TestFault test_fault(int rank) {
     const char *env = std::getenv("WORLDTUNE_TEST_FARM_KILL");
-    if (!env) return 0;
+    if (!env) return {};
     const std::string s = env;
     const size_t at = s.find('@');
-    if (at == std::string::npos || std::atoi(s.substr(0, at).c_str()) != rank) return 0;
-    return std::atoi(s.c_str() + at + 1);
+    if (at == std::string::npos || std::atoi(s.substr(0, at).c_str()) != rank) return {};
+    return {std::atoi(s.c_str() + at + 1), s.find(":stop") != std::string::npos ? SIGSTOP : SIGKILL};
+}
+
+/// Rank 0, at the end: a lost measurer that is still alive on this host (hung, or stopped) would keep
+/// mpirun waiting, and not even MPI_Abort ends it under --enable-recovery; rank 0 ends it. Lost ranks on
+/// other hosts are left to mpirun (named in the log).
+void end_lost_ranks(const Root &root) {
+    const std::string here = host_name();
+    for (const auto &d : root.dispatchers) {
+        if (!d) continue;
+        for (int rank : d->lost()) {
+            const auto p = root.processes.find(rank);
+            if (p == root.processes.end() || p->second.pid <= 0 || here.empty() || p->second.host != here) {
+                std::cerr << "worldtune: lost measurer rank " << rank << " runs on another host; end it there if it still runs\n";
+                continue;
+            }
+            if (kill(p->second.pid, SIGKILL) == 0)
+                std::cerr << "worldtune: ended lost measurer rank " << rank << " (pid " << p->second.pid << ")\n";
+        }
+    }
 }
 
 void send_locked(const std::string &text, FarmTag tag) {
@@ -178,7 +219,7 @@ FarmSession::FarmSession(int &argc, char **&argv, FarmParams params) : params_(p
     g_root = new Root;
     g_root->params = params_;
     g_root->transport = std::make_unique<MpiTransport>();
-    g_root->groups = gather_groups(size, *g_root->transport);
+    g_root->groups = gather_groups(size, *g_root->transport, g_root->processes);
     for (size_t i = 0; i < g_root->groups.size(); i++)
         if (same_machine(g_root->groups[i].hardware, hardware_json())) g_root->selected = i;
     g_root->dispatchers.resize(g_root->groups.size());
@@ -192,6 +233,7 @@ FarmSession::~FarmSession() {
         for (const Group &g : g_root->groups)
             for (int rank : g.ranks) g_root->transport->send(rank, FarmTag::Stop, lost ? kSkipFinalize : "");
         static_cast<MpiTransport &>(*g_root->transport).drain(5);
+        if (lost) end_lost_ranks(*g_root);
         delete g_root;
         g_root = nullptr;
     }
@@ -199,7 +241,7 @@ FarmSession::~FarmSession() {
 }
 
 int FarmSession::serve() {
-    send_locked(nlohmann::json{{"hardware", hardware_json()}, {"pid", int(getpid())}}.dump(), FarmTag::Hello);
+    send_locked(nlohmann::json{{"hardware", hardware_json()}, {"host", host_name()}, {"pid", int(getpid())}}.dump(), FarmTag::Hello);
     std::atomic<bool> stop{false};
     std::thread heartbeat([&] {
         while (!stop) {
@@ -207,7 +249,7 @@ int FarmSession::serve() {
             if (!stop) send_locked("", FarmTag::Heartbeat);
         }
     });
-    const int kill_at = test_kill_task(rank_);
+    const TestFault fault = test_fault(rank_);
     int tasks = 0;
     std::unique_ptr<Measurer> measurer;
     std::string measurer_params;
@@ -225,7 +267,7 @@ int FarmSession::serve() {
             break;
         }
         if (m->tag != FarmTag::Task) continue;
-        if (++tasks == kill_at) raise(SIGKILL);
+        if (++tasks == fault.task) raise(fault.signal);
         try {
             const FarmTask task = farm_task_from_text(m->text);
             const std::string params_text = measure_params_to_json(task.params).dump();
