@@ -154,7 +154,7 @@ void end_lost_ranks(const Root &root) {
         for (int rank : d->lost()) {
             const auto p = root.processes.find(rank);
             if (p == root.processes.end() || p->second.pid <= 0 || here.empty() || p->second.host != here) {
-                std::cerr << "worldtune: lost measurer rank " << rank << " runs on another host; end it there if it still runs\n";
+                std::cerr << "worldtune: lost measurer rank " << rank << " does not run on this host (or never said where); end it there if it still runs\n";
                 continue;
             }
             if (kill(p->second.pid, SIGKILL) == 0)

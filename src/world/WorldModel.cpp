@@ -221,8 +221,10 @@ std::vector<double> WorldModel::predict(const std::vector<ActionList> &candidate
     } else {
         scores = prior().predict(rows, candidates.size());
         if (latent_.fitted()) {
-            const auto anchors = anchors_.find(task_.canonical());
-            scores = latent_.score(scores, latent_inputs(rows), anchors == anchors_.end() ? std::vector<float>() : anchors->second);
+            static const std::vector<float> kNoAnchors;
+            const auto found = anchors_.find(task_.canonical());
+            const std::vector<float> &anchors = found == anchors_.end() ? kNoAnchors : found->second;  // no copy per batch
+            scores = latent_.score(scores, latent_inputs(rows), anchors);
         }
     }
     for (size_t i = 0; i < scores.size(); i++)
