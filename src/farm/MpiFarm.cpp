@@ -125,6 +125,9 @@ std::vector<Group> gather_groups(int size, FarmTransport &transport, std::map<in
     }
     if (heard < size - 1)
         std::cerr << "worldtune: " << (size - 1 - heard) << " measurer ranks did not say hello within 60 s; going on without them\n";
+    // Hellos arrive in any order; rank order keeps the groups, their listing and the hand-out order stable.
+    for (Group &g : groups) std::sort(g.ranks.begin(), g.ranks.end());
+    std::sort(groups.begin(), groups.end(), [](const Group &a, const Group &b) { return a.ranks.front() < b.ranks.front(); });
     return groups;
 }
 
