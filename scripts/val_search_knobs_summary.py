@@ -3,7 +3,8 @@
 first N trials (its own tuning measurements, taken interleaved, not re-measured), over the reference
 config's best within the same N (above 1: faster). Per workload the geometric mean over seeds; then the
 geometric mean over workloads with a bootstrap 95% interval over workloads, and wins.
-Usage: val_search_knobs_summary.py OUT_DIR REFERENCE BUDGETS   (e.g. OUT_DIR A 16,32,64)"""
+Usage: val_search_knobs_summary.py OUT_DIR REFERENCE BUDGETS [CONFIG]   (e.g. OUT_DIR A 16,32,64)
+With CONFIG, also one line per workload: CONFIG over REFERENCE at each budget (geometric mean over seeds)."""
 import math, os, random, sqlite3, statistics, sys
 
 
@@ -22,16 +23,17 @@ def best(db, spec, limit):
 
 
 def main(argv):
-    if len(argv) != 4:
-        sys.exit("val_search_knobs_summary: usage: val_search_knobs_summary.py OUT_DIR REFERENCE BUDGETS")
+    if len(argv) not in (4, 5):
+        sys.exit("val_search_knobs_summary: usage: val_search_knobs_summary.py OUT_DIR REFERENCE BUDGETS [CONFIG]")
     out, ref = argv[1], argv[2]
     try:
         budgets = [int(b) for b in argv[3].split(',')]
         configs = [l.split()[0] for l in open(f'{out}/configs.txt') if l.strip()]
     except (ValueError, OSError) as e:
         sys.exit(f"val_search_knobs_summary: {e}")
-    if ref not in configs:
-        sys.exit(f"val_search_knobs_summary: no config {ref} in {out}/configs.txt")
+    for c in [ref] + argv[4:]:
+        if c not in configs:
+            sys.exit(f"val_search_knobs_summary: no config {c} in {out}/configs.txt")
     specs = [l.strip() for l in open('docs/val_workloads.txt') if l.strip() and not l.startswith('#')]
     seeds = sorted(f[len(ref):-3] for f in os.listdir(out) if f.startswith(ref) and f.endswith('.db') and f[len(ref):-3].isdigit())
     print(f"| config | " + " | ".join(f"@{n} over {ref}@{n} [95% CI], wins" for n in budgets) + " |")
@@ -55,6 +57,16 @@ def main(argv):
             boots = sorted(geomean([rng.choice(ratios) for _ in ratios]) for _ in range(2000))
             cells.append(f"{geomean(ratios):.3f} [{boots[50]:.3f}-{boots[1949]:.3f}], {sum(r > 1 for r in ratios)}/{len(ratios)}")
         print(f"| {cfg} | " + " | ".join(cells) + " |")
+    if len(argv) == 5:
+        print(f"\n| workload | " + " | ".join(f"{argv[4]}@{n} over {ref}@{n}" for n in budgets) + " |")
+        print("|---|" + "---|" * len(budgets))
+        for spec in specs:
+            cells = []
+            for n in budgets:
+                per = [best(f'{out}/{ref}{s}.db', spec, n) / best(f'{out}/{argv[4]}{s}.db', spec, n) for s in seeds
+                       if best(f'{out}/{ref}{s}.db', spec, n) and best(f'{out}/{argv[4]}{s}.db', spec, n)]
+                cells.append(f"{geomean(per):.3f}" if per else "-")
+            print(f"| {spec} | " + " | ".join(cells) + " |")
 
 
 if __name__ == '__main__':

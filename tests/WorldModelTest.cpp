@@ -489,6 +489,42 @@ TEST(WorldModel, TinyRecipeGivesABundleThatScoresAndRoundTrips) {
     EXPECT_EQ(std::filesystem::last_write_time(dir + "/encoder.pt"), stamp);
 }
 
+// The ranker stage retrains the chosen rankers only: the others keep their files, and without the final
+// ranker only the initial states are encoded (new measured data reaches the search's ranker cheaply).
+TEST(WorldModel, RankerStageRetrainsTheChosenRankersOnly) {
+    const std::string dir = temp_path("rankers_only");
+    std::filesystem::remove_all(dir);
+    std::filesystem::copy(tiny_bundle(), dir, std::filesystem::copy_options::recursive);
+    for (const char *f : {"/cache/states.bin", "/cache/states.keys"}) std::filesystem::remove(dir + f);
+    const auto final_stamp = std::filesystem::last_write_time(dir + "/ranker_final.ubj");
+    const auto world_stamp = std::filesystem::last_write_time(dir + "/ranker_world.ubj");
+    std::vector<std::string> lines;
+    TrainOptions o;
+    o.datasets = {tiny_dataset()};
+    o.out = dir;
+    o.stage = "ranker";
+    o.restart = true;
+    o.rankers = {"world"};
+    train_world_model(o, [&](const std::string &line) { lines.push_back(line); });
+    EXPECT_EQ(std::filesystem::last_write_time(dir + "/ranker_final.ubj"), final_stamp);
+    EXPECT_NE(std::filesystem::last_write_time(dir + "/ranker_world.ubj"), world_stamp);
+    int encoded = -1, states = -1;
+    for (const std::string &l : lines) std::sscanf(l.c_str(), "encoding %d of %d states", &encoded, &states);
+    EXPECT_GT(encoded, 0);
+    EXPECT_LT(encoded, states) << "only the initial states are encoded";
+    EXPECT_TRUE(std::filesystem::exists(dir + "/manifest.json"));
+    WorldModel m(dir, WorldVariant::World, 1);
+    const WorkloadSpec spec = WorkloadSpec::parse("matmul:M=20,N=12,K=8");
+    m.set_task(spec);
+    SketchSampler sampler(spec, SamplerParams{}, 3);
+    for (double score : m.predict({sampler.sample_valid(), sampler.sample_valid()})) EXPECT_TRUE(std::isfinite(score));
+
+    std::string out;
+    EXPECT_EQ(test::run_worldtune("train --dataset " + tiny_dataset() + " --out " + dir + " --stage ranker --rankers world,nonsense", out), 1) << out;
+    EXPECT_EQ(test::count_lines(out), 1) << out;
+    EXPECT_NE(out.find("unknown ranker 'nonsense'"), std::string::npos) << out;
+}
+
 // A transition corpus's unmeasured trajectories join the transition's training (every state, no
 // performance pairs) and leave the rankers alone.
 TEST(WorldModel, TransitionTrainsOnAnUnmeasuredCorpus) {

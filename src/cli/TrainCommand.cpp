@@ -27,6 +27,10 @@ void add_train_commands(CLI::App &app) {
     train->add_option("--stage", tr->options.stage, "texts, tokenizer, mlm, contrastive, encode, transition, ranker or all")
         ->capture_default_str();
     train->add_flag("--restart", tr->options.restart, "Redo the chosen stage(s) even when their output exists");
+    train->add_option("--rankers", tr->options.rankers,
+                      "Rankers the ranker stage trains, comma-separated (world, initial, final, actions); the others keep "
+                      "their files, and without 'final' only the initial states are encoded")
+        ->delimiter(',')->capture_default_str();
     train->add_option("--config", tr->config_file, "JSON file of WorldConfig overrides for a new bundle");
     train->add_option("--seed", tr->options.config.seed, "Seed of a new bundle")->capture_default_str();
     train->add_option("--threads", tr->options.config.threads, "Threads of a new bundle")->capture_default_str()->check(CLI::PositiveNumber);

@@ -224,7 +224,9 @@ void stage_contrastive(Context &c) {
     c.record("contrastive", report_json(r));
 }
 
-std::vector<std::vector<float>> need_states(Context &c) {
+/// E(s) of the corpus states, encoding those the cache lacks. With `wanted` (one flag per state), only the
+/// wanted ones are encoded; the rows of the others are zeros unless cached.
+std::vector<std::vector<float>> need_states(Context &c, const std::vector<bool> &wanted = {}) {
     const TokenTexts &ids = c.need_ids();
     if (!fs::exists(c.path("encoder.pt"))) throw std::runtime_error("stage 'contrastive' has not run yet (no encoder.pt)");
     const EncodingCache cache(c.cached("states.bin"), c.cached("states.keys"), file_fingerprint(c.path("encoder.pt")),
@@ -235,6 +237,8 @@ std::vector<std::vector<float>> need_states(Context &c) {
         missing.resize(ids.size());
         for (size_t i = 0; i < ids.size(); i++) missing[i] = i;
     }
+    if (!wanted.empty())
+        missing.erase(std::remove_if(missing.begin(), missing.end(), [&](size_t i) { return !wanted[i]; }), missing.end());
     if (missing.empty()) {
         if (!fs::exists(c.cached("states.keys"))) cache.save(ids, z);  // keys for a cache from before they existed
         return z;
@@ -307,7 +311,7 @@ void stage_transition(Context &c) {
     if (fs::exists(c.path("transition.bin")) && fs::exists(c.path("transition.pt")) && !c.redo("transition")) {
         if (transition_matches_tokenizer(c)) return;
         c.log("transition: the tokenizer grew since it was trained; training it again (and the rankers after it)");
-        for (const char *v : {"world", "initial", "final", "actions"}) fs::remove(c.path(std::string("ranker_") + v + ".ubj"));
+        for (const std::string &v : ranker_variants()) fs::remove(c.path("ranker_" + v + ".ubj"));
     }
     const std::vector<std::vector<float>> z = need_states(c);
     const std::vector<TrajectorySample> train = samples_of(c, SplitKind::Train), val = samples_of(c, SplitKind::Val);
@@ -329,17 +333,32 @@ void stage_transition(Context &c) {
     c.record("transition", report);
 }
 
+std::vector<std::string> dataset_names(const std::vector<std::string> &paths) {
+    std::vector<std::string> names;
+    for (const std::string &p : paths) names.push_back(fs::path(p).filename().string());
+    return names;
+}
+
+/// The corpus states the chosen rankers read: every workload's s_0, and the final states only for "final".
+std::vector<bool> states_rankers_read(Context &c, const std::vector<std::string> &variants) {
+    const StateCorpus &corpus = c.need_corpus();
+    if (std::find(variants.begin(), variants.end(), "final") != variants.end()) return std::vector<bool>(corpus.texts.size(), true);
+    std::vector<bool> wanted(corpus.texts.size(), false);
+    for (const auto &[workload, index] : corpus.initial) wanted[size_t(index)] = true;
+    return wanted;
+}
+
 void stage_ranker(Context &c) {
+    const std::vector<std::string> &variants = c.options.rankers;
     bool all_there = true;
-    for (const char *v : {"world", "initial", "final", "actions"}) all_there = all_there && fs::exists(c.path(std::string("ranker_") + v + ".ubj"));
+    for (const std::string &v : variants) all_there = all_there && fs::exists(c.path("ranker_" + v + ".ubj"));
     if (all_there && !c.redo("ranker")) return;
-    const std::vector<std::vector<float>> z = need_states(c);
+    const std::vector<std::vector<float>> z = need_states(c, states_rankers_read(c, variants));
     if (!fs::exists(c.path("transition.bin"))) throw std::runtime_error("stage 'transition' has not run yet (no transition.bin)");
     Rollout rollout(RolloutTables::load(c.path("transition.bin")), c.need_tokenizer());
     const double t0 = now_seconds();
-    nlohmann::json report = nlohmann::json::object();
-    for (const char *variant : {"world", "initial", "final", "actions"}) {
-        const std::string v = variant;
+    nlohmann::json report = c.stages.value("ranker", nlohmann::json::object());  // the variants not retrained keep their entries
+    for (const std::string &v : variants) {
         const int dim = ranker_state_dim(v, c.config.d_model);
         RankingData data[2];  // train, val
         std::map<int, std::vector<std::pair<int, int>>> by_workload;  // workload -> (trajectory, final state index)
@@ -380,16 +399,11 @@ void stage_ranker(Context &c) {
         ranker.save(c.path("ranker_" + v + ".ubj"));
         c.log("ranker '" + v + "': " + std::to_string(data[0].size()) + " training candidates in " + std::to_string(data[0].groups.size()) +
               " workloads, " + std::to_string(kept) + " rounds kept");
-        report[v] = {{"train_candidates", data[0].size()}, {"train_groups", data[0].groups.size()}, {"rounds", kept}};
+        report[v] = {{"train_candidates", data[0].size()}, {"train_groups", data[0].groups.size()}, {"rounds", kept},
+                     {"datasets", dataset_names(c.options.datasets)}};
     }
     report["seconds"] = now_seconds() - t0;
     c.record("ranker", report);
-}
-
-std::vector<std::string> dataset_names(const std::vector<std::string> &paths) {
-    std::vector<std::string> names;
-    for (const std::string &p : paths) names.push_back(fs::path(p).filename().string());
-    return names;
 }
 
 void write_manifest(Context &c) {
@@ -420,6 +434,10 @@ void train_world_model(const TrainOptions &options, const Log &log) {
     const std::vector<std::string> &stages = training_stages();
     if (options.stage != "all" && std::find(stages.begin(), stages.end(), options.stage) == stages.end())
         throw std::runtime_error("unknown stage '" + options.stage + "' (stages: texts, tokenizer, mlm, contrastive, encode, transition, ranker, all)");
+    for (const std::string &v : options.rankers)
+        if (std::find(ranker_variants().begin(), ranker_variants().end(), v) == ranker_variants().end())
+            throw std::runtime_error("unknown ranker '" + v + "' (rankers: world, initial, final, actions)");
+    if (options.rankers.empty()) throw std::runtime_error("no ranker chosen (rankers: world, initial, final, actions)");
     Context c;
     c.options = options;
     c.log = log;

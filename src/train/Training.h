@@ -11,6 +11,7 @@
 #pragma once
 
 #include "train/EncoderTrainer.h"
+#include "world/Ranker.h"
 #include "world/WorldConfig.h"
 
 #include <string>
@@ -27,6 +28,9 @@ struct TrainOptions {
     std::string out;              ///< bundle directory
     std::string stage = "all";    ///< one of training_stages(), or "all"
     bool restart = false;         ///< redo the chosen stage(s) even if their output exists
+    /// The rankers the ranker stage trains (ranker_variants(), Ranker.h); the others keep their files.
+    /// Without "final" it encodes only the workloads' initial states, not every final state.
+    std::vector<std::string> rankers = ranker_variants();
     WorldConfig config;           ///< used when the directory has no config.json yet
 };
 

@@ -35,6 +35,13 @@ constexpr int kContextStatFeatures = 8;
 /// and the parallelism features (ScheduleFeatures.h), both read from the actions without lowering.
 constexpr int kScheduleStatFeatures = kContextStatFeatures + 4;
 
+/// The ranker variants a bundle holds: over the rollout's predicted final state ("world", the one the
+/// search uses), over E(s_0), over E(final state) (lowered), and over the action statistics alone.
+inline const std::vector<std::string> &ranker_variants() {
+    static const std::vector<std::string> variants = {"world", "initial", "final", "actions"};
+    return variants;
+}
+
 /// Width of a variant's state vector: D, plus the performance probe's score for "world" (the probe is
 /// trained on the rollout, see WorldConfig::perf_weight), none for "actions".
 inline int ranker_state_dim(const std::string &variant, int d_model) {
