@@ -3,22 +3,30 @@
 # every train-split workload of data/collection_workloads.txt (250) for 32 trials on this machine, then the runs are exported to
 # data/dataset-dagger-NAME.jsonl.gz, a dataset file the rankers can be retrained with (`worldtune train
 # ... --dataset data/dataset-dagger-NAME.jsonl.gz --stage ranker --restart --rankers world,initial,actions`).
-# Resumable: a finished workload is skipped, an interrupted one resumes from the database. Nothing else may
-# compute on the machine while it measures.
-# Usage: [HOURS=H] [DB=FILE] bash scripts/collect_picks.sh NAME      (NAME: a short machine name, e.g. epyc)
+# ROUND=2 (3, ...) continues every workload's run by 32 more trials in the same database, with the bundle
+# shipped then (the rankers retrained on the earlier rounds), so the picks cover the late half of a run;
+# the export then holds every round.
+# Resumable: a workload's run is topped up to 32 x ROUND records (a finished one is skipped, an interrupted
+# one measures only what it lacks). Nothing else may compute on the machine while it measures.
+# Usage: [ROUND=R] [HOURS=H] [DB=FILE] bash scripts/collect_picks.sh NAME      (NAME: a short machine name, e.g. epyc)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:-}
 [[ "$name" =~ ^[a-z0-9][a-z0-9-]*$ ]] || { echo "collect_picks: give a short machine name (a-z, 0-9, -), e.g. epyc" >&2; exit 2; }
+round=${ROUND:-1}
+[[ "$round" =~ ^[1-9][0-9]*$ ]] || { echo "collect_picks: ROUND must be a positive integer" >&2; exit 2; }
 db=${DB:-dagger-$name.db}
 list="$db.train-list.txt"
-done_list="$db.done.txt"
+if [ "$round" -gt 1 ] && [ ! -f "$db" ]; then echo "collect_picks: round $round continues $db, which does not exist" >&2; exit 2; fi
 ./build/worldtune dataset split --list data/collection_workloads.txt --split train --seed 1 --val 0.1 --test 0.15 > "$list"
 end=$(awk -v h="${HOURS:-1000}" -v now="$(date +%s)" 'BEGIN { printf "%d", now + h * 3600 }')
 while read -r spec; do
-  grep -qxF "$spec" "$done_list" 2>/dev/null && continue
   [ "$(date +%s)" -gt "$end" ] && break
-  ./build/worldtune tune "$spec" --model world --trials 32 --seed 1 --threads 2 --quiet --db "$db" < /dev/null > /dev/null &&
-    echo "$spec" >> "$done_list"
+  have=0
+  [ -f "$db" ] && have=$(./build/worldtune records list "$spec" --db "$db" --limit 0 | grep -cE '^ *[0-9]+ ' || true)
+  lacking=$((32 * round - have))
+  [ "$lacking" -gt 0 ] || continue
+  ./build/worldtune tune "$spec" --model world --trials "$lacking" --seed 1 --threads 2 --quiet --db "$db" < /dev/null > /dev/null ||
+    echo "collect_picks: tuning $spec failed; its records are kept, rerun to top it up" >&2
 done < "$list"
 ./build/worldtune dataset export --db "$db" --out "data/dataset-dagger-$name.jsonl.gz" --seed 1 --val 0.1 --test 0.15
