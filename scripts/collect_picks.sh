@@ -17,16 +17,21 @@ round=${ROUND:-1}
 [[ "$round" =~ ^[1-9][0-9]*$ ]] || { echo "collect_picks: ROUND must be a positive integer" >&2; exit 2; }
 db=${DB:-dagger-$name.db}
 list="$db.train-list.txt"
+done_list="$db.done-$round.txt"   # workloads already topped up this round: skipped without recounting
 if [ "$round" -gt 1 ] && [ ! -f "$db" ]; then echo "collect_picks: round $round continues $db, which does not exist" >&2; exit 2; fi
 ./build/worldtune dataset split --list data/collection_workloads.txt --split train --seed 1 --val 0.1 --test 0.15 > "$list"
 end=$(awk -v h="${HOURS:-1000}" -v now="$(date +%s)" 'BEGIN { printf "%d", now + h * 3600 }')
 while read -r spec; do
   [ "$(date +%s)" -gt "$end" ] && break
+  grep -qxF "$spec" "$done_list" 2>/dev/null && continue
   have=0
   [ -f "$db" ] && have=$(./build/worldtune records list "$spec" --db "$db" --limit 0 | grep -cE '^ *[0-9]+ ' || true)
   lacking=$((32 * round - have))
-  [ "$lacking" -gt 0 ] || continue
-  ./build/worldtune tune "$spec" --model world --trials "$lacking" --seed 1 --threads 2 --quiet --db "$db" < /dev/null > /dev/null ||
+  if [ "$lacking" -le 0 ] ||
+     ./build/worldtune tune "$spec" --model world --trials "$lacking" --seed 1 --threads 2 --quiet --db "$db" < /dev/null > /dev/null; then
+    echo "$spec" >> "$done_list"
+  else
     echo "collect_picks: tuning $spec failed; its records are kept, rerun to top it up" >&2
+  fi
 done < "$list"
 ./build/worldtune dataset export --db "$db" --out "data/dataset-dagger-$name.jsonl.gz" --seed 1 --val 0.1 --test 0.15
