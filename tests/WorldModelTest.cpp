@@ -33,6 +33,7 @@
 #include <cstring>
 #include <fstream>
 #include <numeric>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -364,6 +365,42 @@ TEST(WorldModel, RolloutOfNoActionIsZ0AndTablesRoundTrip) {
     EXPECT_THROW(RolloutTables::load(path), std::runtime_error);
 }
 
+// A rollout reuses the states of the prefix a candidate shares with the one before it: the same z_T as
+// rolling every candidate out from scratch, whatever came before (a longer path, the same list, another
+// context on a shared action, another z_0).
+TEST(WorldModel, RolloutSharesPrefixesWithoutChangingTheResult) {
+    const Tokenizer tok = Tokenizer::train({"SP out x 16 auto\nAN out x_1 vectorize\nRE out x_1 y x_0\nCR acc"}, 256, 1);
+    TransitionTrainer trainer(tiny_config(), tok.vocab_size());
+    Rollout shared(trainer.tables(), tok), fresh(trainer.tables(), tok);
+    const Action split = Action::split("out", "x", {16}), vec = Action::annotate("out", "x_1", AnnotationKind::Vectorize),
+                 root = Action::compute_root("acc");
+    const ActionContext c1 = {10.0f, 4.1f, 1, 0, 6.0f, 1, 1, 1}, c2 = {5.0f, 0, 1, 0, 0, 1, 1, 1}, c3 = {9.99f, 4.1f, 0, 0.001f, 6.0f, 0, 0, 1};
+    std::vector<float> z0(size_t(tiny_config().d_model)), other(z0.size());
+    for (size_t i = 0; i < z0.size(); i++) z0[i] = std::sin(float(i)), other[i] = std::cos(float(i));
+    struct Case {
+        const std::vector<float> *z0;
+        ActionList actions;
+        std::vector<ActionContext> contexts;
+    };
+    const std::vector<Case> cases = {
+        {&z0, {split, vec, root}, {c1, c2, c2}}, {&z0, {split, vec, root}, {c1, c2, c2}}, {&z0, {split, vec}, {c1, c2}},
+        {&z0, {split, root}, {c1, c2}},          {&z0, {split, root, vec}, {c3, c2, c2}}, {&z0, {}, {}},
+        {&other, {split, root}, {c1, c2}},       {&z0, {split, root, vec, vec}, {c1, c2, c2, c2}}, {&z0, {split}, {c1}}};
+    for (size_t k = 0; k < cases.size(); k++) {
+        const Case &c = cases[k];
+        std::vector<float> a, b, hashed;
+        shared.run(*c.z0, c.actions, c.contexts, a);
+        fresh.forget();
+        fresh.run(*c.z0, c.actions, c.contexts, b);
+        EXPECT_EQ(a, b) << "case " << k;
+        std::vector<uint64_t> hashes;
+        for (const Action &x : c.actions) hashes.push_back(action_hash(x));
+        shared.run(*c.z0, c.actions, c.contexts, hashed, &hashes);
+        EXPECT_EQ(hashed, b) << "case " << k << " with the hashes given";
+    }
+    EXPECT_EQ(shared.trajectory(z0, {split, vec}, {c1, c2}).back(), fresh.trajectory(z0, {split, vec}, {c1, c2}).back());
+}
+
 TEST(WorldModel, AFewStepsLowerTheLosses) {
     // Masked-token pretraining on a tiny repetitive corpus.
     std::vector<std::string> corpus;
@@ -687,6 +724,49 @@ TEST(WorldModel, CalibrationSummaryNamesEveryTrainingMachine) {
     EXPECT_NE(calibration_summary(dir).find("records come from CPU A)"), std::string::npos) << calibration_summary(dir);
 }
 
+// An online correction scores on top of its base, the base's margins scaled by the weight it was trained
+// with: a correction that learns nothing (eta 0) ranks as the base at weight 1, flat at weight 0, and with
+// twice the base's spread at weight 2.
+TEST(WorldModel, OnlineCorrectionScalesItsBaseByThePriorWeight) {
+    const int state_dim = 3, width = state_dim + kActionStatFeatures + kHardwareFeatures;
+    RankingData data;
+    data.width = width;
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    for (int g = 0; g < 4; g++) {
+        std::vector<std::vector<float>> rows;
+        std::vector<double> latencies;
+        for (int i = 0; i < 12; i++) {
+            std::vector<float> row(static_cast<size_t>(width), 0.0f);
+            for (float &v : row) v = u(rng);
+            latencies.push_back(1.0 + 3.0 * row[0] + 0.1 * u(rng));
+            rows.push_back(row);
+        }
+        data.add_group(rows, latencies);
+    }
+    RankerParams params;
+    params.rounds = 20;
+    params.threads = 1;
+    Ranker base("world", state_dim);
+    base.train(data, nullptr, params);
+    const std::vector<double> prior = base.predict(data.rows, data.size());
+    RankerParams idle = params;
+    idle.rounds = 1;
+    idle.eta = 0.0;
+    auto corrected = [&](double weight) {
+        Ranker correction("world", state_dim);
+        correction.train_on_top(base, data, idle, weight);
+        return correction.predict(data.rows, data.size());
+    };
+    const std::vector<double> one = corrected(1.0), none = corrected(0.0), two = corrected(2.0);
+    ASSERT_NE(prior.front(), prior.back());
+    for (size_t i = 1; i < prior.size(); i++) {
+        EXPECT_NEAR(one[i] - one[0], prior[i] - prior[0], 1e-4) << i;
+        EXPECT_NEAR(none[i], none[0], 1e-6) << i;
+        EXPECT_NEAR(two[i] - two[0], 2.0 * (prior[i] - prior[0]), 1e-4) << i;
+    }
+}
+
 // Online learning goes through the world model itself: "latent" corrects the prior on the rolled-out
 // latents, "booster" with a correction on top of the prior's margins, "none" keeps the prior.
 TEST(WorldModel, OnlineModesCorrectThePriorOrKeepIt) {
@@ -911,4 +991,13 @@ TEST(WorldModel, ShippedBundleRanksCandidates) {
     for (double s : scores) EXPECT_TRUE(std::isfinite(s));
     EXPECT_GT(*std::max_element(scores.begin(), scores.end()), *std::min_element(scores.begin(), scores.end()));
     EXPECT_EQ(model.predict(candidates), scores);
+    // A batch large enough to be sorted and split over the threads scores each candidate as it scores alone,
+    // in any order.
+    std::vector<ActionList> batch;
+    for (int i = 0; i < 400; i++) batch.push_back(sampler.draw());
+    const std::vector<double> together = model.predict(batch);
+    std::vector<ActionList> reversed(batch.rbegin(), batch.rend());
+    const std::vector<double> backwards = model.predict(reversed);
+    for (size_t i = 0; i < batch.size(); i += 7) EXPECT_EQ(model.predict({batch[i]})[0], together[i]) << i;
+    for (size_t i = 0; i < batch.size(); i++) EXPECT_EQ(backwards[batch.size() - 1 - i], together[i]) << i;
 }

@@ -68,11 +68,13 @@ double distance(const std::vector<float> &a, const std::vector<float> &b) {
 
 }  // namespace
 
-/// Scoring throughput on one population of the first workload of the evaluated split: the world model
-/// on its first scoring of the population (its actions new to the rollout's cache) and again (cached, as in a
-/// search's later generations: the median of kWarmScorings, since one timing on shared cores swings by a
-/// third), and the static model beside it when given.
-constexpr int kWarmScorings = 3;  ///< timings of the cached scoring; the report gives their median
+/// Scoring throughput on populations of the first workload of the evaluated split: the world model on its
+/// first scoring of a population (its rollout caches emptied before, so every action is new to them; the
+/// median over kColdPopulations fresh populations) and on scoring the last one again (cached, as in a
+/// search's later generations: the median of kWarmScorings), since one timing on shared cores swings by a
+/// third; the static model beside it when given.
+constexpr int kColdPopulations = 5;  ///< fresh populations timed on first sight; the report gives their median
+constexpr int kWarmScorings = 3;     ///< timings of the cached scoring; the report gives their median
 
 static ThroughputReport scoring_throughput(const Dataset &dataset, const EvalOptions &o, WorldModel &world, StaticModel *static_model) {
     ThroughputReport report;
@@ -80,13 +82,20 @@ static ThroughputReport scoring_throughput(const Dataset &dataset, const EvalOpt
         if (split_name(w.split) != o.split) continue;
         const WorkloadSpec spec = WorkloadSpec::parse(w.spec);
         SketchSampler sampler(spec, SamplerParams{}, o.seed);
-        std::vector<ActionList> population;
-        for (int i = 0; i < o.throughput_candidates; i++) population.push_back(sampler.draw());
         world.set_task(spec);
-        world.predict({population[0]});  // z_0 encoded once, as set_task does in a search
-        double t1 = now_seconds();
-        world.predict(population);
-        const double cold_s = now_seconds() - t1;
+        std::vector<ActionList> population;
+        std::vector<double> cold_times;
+        for (int p = 0; p < kColdPopulations; p++) {
+            population.clear();
+            for (int i = 0; i < o.throughput_candidates; i++) population.push_back(sampler.draw());
+            world.predict({population[0]});  // z_0 encoded once, as set_task does in a search
+            world.forget_rollouts();
+            const double t0 = now_seconds();
+            world.predict(population);
+            cold_times.push_back(now_seconds() - t0);
+        }
+        const double cold_s = median_of(cold_times);
+        double t1 = 0;
         std::vector<double> warm_times;
         for (int r = 0; r < kWarmScorings; r++) {
             t1 = now_seconds();
@@ -337,9 +346,10 @@ EvalReport evaluate_world_model(const EvalOptions &o, const std::function<void(c
 static std::string throughput_markdown(const ThroughputReport &t, int threads) {
     char buf[1024];
     std::snprintf(buf, sizeof buf,
-                  "\nScoring throughput on %d sampled candidates of `%s` (%d threads): world model %.0f candidates/s on first "
-                  "sight of the population, %.0f candidates/s scoring it again (median of %d; rollout + ranker, no lowering)",
-                  t.candidates, t.spec.c_str(), threads, t.world_per_second, t.world_warm_per_second, kWarmScorings);
+                  "\nScoring throughput on populations of %d sampled candidates of `%s` (%d threads): world model %.0f "
+                  "candidates/s on first sight of a population (median of %d fresh populations, the rollout's caches emptied "
+                  "before each), %.0f candidates/s scoring one again (median of %d; rollout + ranker, no lowering)",
+                  t.candidates, t.spec.c_str(), threads, t.world_per_second, kColdPopulations, t.world_warm_per_second, kWarmScorings);
     std::string out = buf;
     if (t.static_per_second > 0) {
         std::snprintf(buf, sizeof buf, "; static model %.0f candidates/s (lowering + features + XGBoost), side by side: %.0fx",

@@ -188,7 +188,7 @@ int Ranker::train(const RankingData &train, const RankingData *val, const Ranker
     return kept;
 }
 
-void Ranker::train_on_top(const Ranker &base, const RankingData &data, const RankerParams &params) {
+void Ranker::train_on_top(const Ranker &base, const RankingData &data, const RankerParams &params, double base_weight) {
     if (data.size() == 0) return;
     if (data.width < base.width())
         throw std::runtime_error("ranker: online rows have " + std::to_string(data.width) + " features, the base reads " + std::to_string(base.width()));
@@ -196,11 +196,14 @@ void Ranker::train_on_top(const Ranker &base, const RankingData &data, const Ran
     d.set_labels(training_labels(data.labels, params.label_grades));
     d.set_groups(data.groups);
     const std::vector<double> base_scores = base.predict(narrow_rows(data.rows, data.size(), data.width, base.width()), data.size());
-    d.set_base_margin(std::vector<float>(base_scores.begin(), base_scores.end()));
+    std::vector<float> margins(base_scores.size());
+    for (size_t i = 0; i < margins.size(); i++) margins[i] = float(base_weight * base_scores[i]);
+    d.set_base_margin(margins);
     Booster b(d, booster_settings(params));
     for (int round = 0; round < params.rounds; round++) b.boost(round, d);
     booster_ = std::move(b);
     base_ = &base;
+    base_weight_ = base_weight;
     extra_width_ = data.width - (state_dim_ + kActionStatFeatures + kHardwareFeatures);
 }
 
@@ -216,7 +219,7 @@ std::vector<double> Ranker::predict(const std::vector<float> &rows, size_t count
     std::vector<double> scores(m.begin(), m.end());
     if (base_) {
         const std::vector<double> b = base_->predict(narrow_rows(rows, count, width(), base_->width()), count);
-        for (size_t i = 0; i < scores.size(); i++) scores[i] += b[i];
+        for (size_t i = 0; i < scores.size(); i++) scores[i] += base_weight_ * b[i];
     }
     return scores;
 }

@@ -107,9 +107,10 @@ public:
     /// (checked every 25 rounds). Rows may be wider than the variant's (extra columns after it). Returns the
     /// rounds kept.
     int train(const RankingData &train, const RankingData *val, const RankerParams &params);
-    /// Trains an online correction on top of `base` (its margins as base margin) for `rounds` rounds. Rows
-    /// may be wider than the base's: the base reads their first base.width() values, the correction all.
-    void train_on_top(const Ranker &base, const RankingData &data, const RankerParams &params);
+    /// Trains an online correction on top of `base` (its margins times `base_weight` as base margin) for
+    /// `rounds` rounds. Rows may be wider than the base's: the base reads their first base.width() values,
+    /// the correction all. base_weight 0: the correction learns alone, from scratch.
+    void train_on_top(const Ranker &base, const RankingData &data, const RankerParams &params, double base_weight = 1.0);
     /// Makes a loaded correction score on top of `base` again (train_on_top's link is not saved).
     void set_base(const Ranker *base) { base_ = base; }
     /// Scores of rows (higher = faster): `count` rows of width() floats or more (it reads the first width()
@@ -131,6 +132,7 @@ private:
     int state_dim_ = 0;
     Booster booster_;
     const Ranker *base_ = nullptr;       ///< for online corrections
+    double base_weight_ = 1.0;           ///< the base's margins are scaled by this (train_on_top)
     int extra_width_ = 0;                ///< features of an online correction beyond its base's
 };
 

@@ -59,16 +59,43 @@ constexpr int kLanes = 16;
 inline const Lanes &lanes_at(const float *p) { return *reinterpret_cast<const Lanes *>(p); }
 inline Lanes &lanes_at(float *p) { return *reinterpret_cast<Lanes *>(p); }
 
-/// y = W x + b with W stored transposed, Wt [in, out]: the inner loop runs over outputs, so it vectorizes
-/// without reordering a sum (a dot product per output would not). b may be null.
+/// y = p + C^T s with C given as [R, D]: each y[i] sums p[i], then j = 0..R-1 in order. Four blocks of
+/// 16 outputs stay in registers over the whole sum (four independent chains).
 WORLDTUNE_VECTOR_CLONES
-void affine_t(const float *__restrict Wt, const float *__restrict b, const float *__restrict x, int in, int out, float *__restrict y) {
-    for (int o = 0; o < out; o++) y[o] = b ? b[o] : 0.0f;
-    for (int i = 0; i < in; i++) {
-        const float xi = x[i];
-        const float *__restrict col = Wt + size_t(i) * size_t(out);
-        for (int o = 0; o < out; o++) y[o] += col[o] * xi;
+void corrected(const float *__restrict p, const float *__restrict C, const float *__restrict s, int R, int D, float *__restrict y) {
+    int i0 = 0;
+    for (; i0 + 4 * kLanes <= D; i0 += 4 * kLanes) {
+        Lanes a0 = lanes_at(p + i0), a1 = lanes_at(p + i0 + kLanes), a2 = lanes_at(p + i0 + 2 * kLanes),
+              a3 = lanes_at(p + i0 + 3 * kLanes);
+        for (int j = 0; j < R; j++) {
+            const float sj = s[j];
+            const float *row = C + size_t(j) * size_t(D) + size_t(i0);
+            a0 += sj * lanes_at(row);
+            a1 += sj * lanes_at(row + kLanes);
+            a2 += sj * lanes_at(row + 2 * kLanes);
+            a3 += sj * lanes_at(row + 3 * kLanes);
+        }
+        lanes_at(y + i0) = a0;
+        lanes_at(y + i0 + kLanes) = a1;
+        lanes_at(y + i0 + 2 * kLanes) = a2;
+        lanes_at(y + i0 + 3 * kLanes) = a3;
     }
+    for (; i0 + kLanes <= D; i0 += kLanes) {
+        Lanes a = lanes_at(p + i0);
+        for (int j = 0; j < R; j++) a += s[j] * lanes_at(C + size_t(j) * size_t(D) + size_t(i0));
+        lanes_at(y + i0) = a;
+    }
+    for (; i0 < D; i0++) {
+        float a = p[i0];
+        for (int j = 0; j < R; j++) a += s[j] * C[size_t(j) * size_t(D) + size_t(i0)];
+        y[i0] = a;
+    }
+}
+
+/// y = W x + b with W stored transposed, Wt [in, out] (b not null): blocks of outputs stay in registers
+/// over the whole sum over the inputs, each output summed b, then i = 0..in-1 in order.
+inline void affine_t(const float *__restrict Wt, const float *__restrict b, const float *__restrict x, int in, int out, float *__restrict y) {
+    corrected(b, Wt, x, in, out, y);
 }
 
 /// a . b in 16 partial sums (one vector of lanes), added up in lane order at the end.
@@ -187,9 +214,13 @@ Rollout::Rollout(RolloutTables tables, const Tokenizer &tokenizer) : tables_(std
     }
 }
 
-const Rollout::Params &Rollout::params_of(const Action &action, const ActionContext *context) {
+uint64_t Rollout::key_of(uint64_t hash, const ActionContext *context) const {
     const bool with_context = tables_.action_context && context;
-    const uint64_t key = with_context ? context_hash(action_hash(action), *context) : action_hash(action);
+    return with_context ? context_hash(hash, *context) : hash;
+}
+
+const Rollout::Params &Rollout::params_of(uint64_t key, const Action &action, const ActionContext *context) {
+    const bool with_context = tables_.action_context && context;
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
     if (cache_.size() >= kMaxCachedActions) cache_.clear();
@@ -231,39 +262,6 @@ const Rollout::Params &Rollout::params_of(const Action &action, const ActionCont
 }
 
 namespace {
-
-/// y = p + C^T s with C given as [R, D]: each y[i] sums p[i], then j = 0..R-1 in order. Four blocks of
-/// 16 outputs stay in registers over the whole sum (four independent chains).
-WORLDTUNE_VECTOR_CLONES
-void corrected(const float *__restrict p, const float *__restrict C, const float *__restrict s, int R, int D, float *__restrict y) {
-    int i0 = 0;
-    for (; i0 + 4 * kLanes <= D; i0 += 4 * kLanes) {
-        Lanes a0 = lanes_at(p + i0), a1 = lanes_at(p + i0 + kLanes), a2 = lanes_at(p + i0 + 2 * kLanes),
-              a3 = lanes_at(p + i0 + 3 * kLanes);
-        for (int j = 0; j < R; j++) {
-            const float sj = s[j];
-            const float *row = C + size_t(j) * size_t(D) + size_t(i0);
-            a0 += sj * lanes_at(row);
-            a1 += sj * lanes_at(row + kLanes);
-            a2 += sj * lanes_at(row + 2 * kLanes);
-            a3 += sj * lanes_at(row + 3 * kLanes);
-        }
-        lanes_at(y + i0) = a0;
-        lanes_at(y + i0 + kLanes) = a1;
-        lanes_at(y + i0 + 2 * kLanes) = a2;
-        lanes_at(y + i0 + 3 * kLanes) = a3;
-    }
-    for (; i0 + kLanes <= D; i0 += kLanes) {
-        Lanes a = lanes_at(p + i0);
-        for (int j = 0; j < R; j++) a += s[j] * lanes_at(C + size_t(j) * size_t(D) + size_t(i0));
-        lanes_at(y + i0) = a;
-    }
-    for (; i0 < D; i0++) {
-        float a = p[i0];
-        for (int j = 0; j < R; j++) a += s[j] * C[size_t(j) * size_t(D) + size_t(i0)];
-        y[i0] = a;
-    }
-}
 
 /// y = W x + b, Wt [in, out], for maps with few outputs and many inputs (S_z z: D inputs, R outputs):
 /// per block of 16 outputs, four partial sums over the inputs, so four dependency chains run side by side
@@ -324,9 +322,41 @@ void Rollout::step(const Params &p, std::vector<float> &z) {
 }
 
 void Rollout::run(const std::vector<float> &z0, const ActionList &actions, const std::vector<ActionContext> &contexts,
-                  std::vector<float> &out) {
+                  std::vector<float> &out, const std::vector<uint64_t> *action_hashes) {
+    if (z0 != path_z0_) {
+        path_z0_ = z0;
+        path_depth_ = 0;
+    }
     out.assign(z0.begin(), z0.end());
-    for (size_t t = 0; t < actions.size(); t++) step(params_of(actions[t], t < contexts.size() ? &contexts[t] : nullptr), out);
+    size_t shared = 0;  // steps taken from the path so far
+    for (size_t t = 0; t < actions.size(); t++) {
+        const ActionContext *context = t < contexts.size() ? &contexts[t] : nullptr;
+        const uint64_t key = key_of(action_hashes ? (*action_hashes)[t] : action_hash(actions[t]), context);
+        if (t == shared && t < path_depth_ && path_keys_[t] == key) {
+            shared++;
+            continue;
+        }
+        if (t == shared) {  // the first step off the path: resume from its last shared state
+            if (shared > 0) out = path_states_[shared - 1];
+            path_depth_ = shared;
+        }
+        step(params_of(key, actions[t], context), out);
+        if (path_keys_.size() <= t) {
+            path_keys_.push_back(key);
+            path_states_.push_back(out);
+        } else {
+            path_keys_[t] = key;
+            path_states_[t] = out;
+        }
+        path_depth_ = t + 1;
+    }
+    if (shared > 0 && shared == actions.size()) out = path_states_[shared - 1];
+}
+
+void Rollout::forget() {
+    cache_.clear();
+    path_z0_.clear();
+    path_depth_ = 0;
 }
 
 float Rollout::probe(const std::vector<float> &z) {
@@ -338,8 +368,8 @@ float Rollout::probe(const std::vector<float> &z) {
 }
 
 void Rollout::features(const std::vector<float> &z0, const ActionList &actions, const std::vector<ActionContext> &contexts,
-                       std::vector<float> &out) {
-    run(z0, actions, contexts, out);
+                       std::vector<float> &out, const std::vector<uint64_t> *action_hashes) {
+    run(z0, actions, contexts, out, action_hashes);
     const float score = probe(out);
     out.push_back(score);
 }
@@ -349,7 +379,8 @@ std::vector<std::vector<float>> Rollout::trajectory(const std::vector<float> &z0
     std::vector<std::vector<float>> states;
     std::vector<float> z = z0;
     for (size_t t = 0; t < actions.size(); t++) {
-        step(params_of(actions[t], t < contexts.size() ? &contexts[t] : nullptr), z);
+        const ActionContext *context = t < contexts.size() ? &contexts[t] : nullptr;
+        step(params_of(key_of(action_hash(actions[t]), context), actions[t], context), z);
         states.push_back(z);
     }
     return states;

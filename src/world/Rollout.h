@@ -44,13 +44,17 @@ public:
     Rollout(RolloutTables tables, const Tokenizer &tokenizer);
 
     /// z_T from z_0 (D floats) over the actions and their contexts (one per action, or none: all zero),
-    /// into `out` (resized to D). An empty list gives z_0.
+    /// into `out` (resized to D). An empty list gives z_0. The steps a candidate shares with the one rolled
+    /// out before it (same z_0, same actions and contexts from the first) are not computed again: their
+    /// states are kept (candidates sorted by their actions share the most). The result is the same.
+    /// `action_hashes`, when given, holds the actions' action_hash values (Windows.h), so they are not
+    /// computed again.
     void run(const std::vector<float> &z0, const ActionList &actions, const std::vector<ActionContext> &contexts,
-             std::vector<float> &out);
+             std::vector<float> &out, const std::vector<uint64_t> *action_hashes = nullptr);
     /// The world ranker's state features: z_T followed by the performance probe's score of it
     /// (feature_dim() floats).
     void features(const std::vector<float> &z0, const ActionList &actions, const std::vector<ActionContext> &contexts,
-                  std::vector<float> &out);
+                  std::vector<float> &out, const std::vector<uint64_t> *action_hashes = nullptr);
     int feature_dim() const { return tables_.d_model + 1; }
     /// The performance probe's score of a state (D floats).
     float probe(const std::vector<float> &z);
@@ -58,6 +62,8 @@ public:
     std::vector<std::vector<float>> trajectory(const std::vector<float> &z0, const ActionList &actions,
                                                const std::vector<ActionContext> &contexts);
 
+    /// Forgets every cached action and the last path (the next rollout computes everything anew).
+    void forget();
     int dim() const { return tables_.d_model; }
     int state_rank() const { return tables_.state_rank; }
     size_t cached_actions() const { return cache_.size(); }
@@ -68,7 +74,9 @@ private:
     struct Params {
         std::vector<float> w, d, g, u;
     };
-    const Params &params_of(const Action &action, const ActionContext *context);
+    /// The cache key of an action (its action_hash given) read in its context.
+    uint64_t key_of(uint64_t action_hash, const ActionContext *context) const;
+    const Params &params_of(uint64_t key, const Action &action, const ActionContext *context);
     void step(const Params &p, std::vector<float> &z);
 
     RolloutTables tables_;
@@ -79,6 +87,12 @@ private:
     } t_;
     std::vector<float> state_w_t_, state_d_t_, state_g_t_;  ///< the C matrices transposed: [R, D]
     std::unordered_map<uint64_t, Params> cache_;  ///< by action_hash and context
+    /// The last rollout's path: its z_0, and per step the step's key and the state after it (the first
+    /// path_depth_ entries are valid; the vectors keep their capacity between candidates).
+    std::vector<float> path_z0_;
+    std::vector<uint64_t> path_keys_;
+    std::vector<std::vector<float>> path_states_;
+    size_t path_depth_ = 0;
     std::vector<float> e_, h_, p_, s_, w_, g_, d_, ctx_;  ///< scratch
 };
 

@@ -64,6 +64,7 @@ void for_each_field(Config &c, Visit &&visit) {
     visit("online_trust_top", c.online_trust_top);
     visit("online_rounds", c.online_rounds);
     visit("online_eta", c.online_eta);
+    visit("online_prior_weight", c.online_prior_weight);
     visit("online_schedule_features", c.online_schedule_features);
     visit("seed", c.seed);
     visit("threads", c.threads);
@@ -104,6 +105,8 @@ WorldConfig WorldConfig::from_json(const nlohmann::json &j) {
         throw std::invalid_argument("world model config: online_mode is latent, booster or none, not '" + printable(c.online_mode) + "'");
     if (!(c.online_trust >= 0) || c.online_trust_top < 1)
         throw std::invalid_argument("world model config: need online_trust >= 0 and online_trust_top >= 1");
+    if (!(c.online_prior_weight >= 0) || c.online_rounds < 0 || !(c.online_eta >= 0))
+        throw std::invalid_argument("world model config: need online_prior_weight, online_rounds and online_eta >= 0");
     return c;
 }
 

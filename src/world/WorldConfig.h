@@ -83,8 +83,10 @@ struct WorldConfig {
     int ranker_rounds = 300;
     int ranker_depth = 6;
     double ranker_eta = 0.1;
-    std::string online_mode = "latent";  ///< how a run's measurements correct the prior (WorldModel.h):
-                                         ///< "latent" (LatentCorrection.h), "booster" or "none"
+    std::string online_mode = "booster";  ///< how a run's measurements correct the prior (WorldModel.h):
+                                          ///< "booster" (an XGBoost correction with the prior's scores as
+                                          ///< its base margin; chosen over "latent" on the val list,
+                                          ///< docs/results/v2-online), "latent" (LatentCorrection.h) or "none"
     double online_l2 = 10.0;       ///< "latent": pull of the correction toward the prior (chosen by replay
                                    ///< on the val runs of two machines among 0.1, 1, 10, 30, 100)
     // The correction's guards against extrapolation (LatentCorrection.h), off: on the val list neither
@@ -95,6 +97,9 @@ struct WorldConfig {
     int online_trust_top = 4;      ///< "latent": how many of the fastest measured candidates anchor it
     int online_rounds = 30;        ///< "booster": rounds of the XGBoost correction on a run's measurements
     double online_eta = 0.1;       ///< "booster": its learning rate
+    double online_prior_weight = 1.0;  ///< "booster": the prior's scores, times this, are its base margin
+                                       ///< (0: the correction learns from the run alone; replay on the val
+                                       ///< runs among 0, 0.3, 1, 3: docs/results/v2-online)
     bool online_schedule_features = true;  ///< "booster": it also reads the schedule's simulated loop nest
                                            ///< (ScheduleFeatures.h; no lowering); false: the ranker's row only
 

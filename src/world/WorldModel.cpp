@@ -1,3 +1,5 @@
+#include <chrono>
+#include <cstdio>
 #include "world/WorldModel.h"
 
 #include "lower/StateText.h"
@@ -7,6 +9,7 @@
 #include "world/Windows.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -43,7 +46,67 @@ WorldVariant world_variant_from_ranker(const std::string &ranker) {
 
 namespace {
 
-constexpr size_t kParallelRowsFrom = 256;  ///< batches this large build their rows on every thread
+constexpr size_t kParallelRowsFrom = 256;  ///< batches this large build and score their rows on every thread
+constexpr size_t kRowBlock = 64;           ///< candidates a thread takes at a time from the sorted order
+
+/// work(t) for t = 0..workers-1, t = 0 on the calling thread and the others each on a thread of its own.
+void on_threads(size_t workers, const std::function<void(size_t)> &work) {
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < workers; t++) pool.emplace_back(work, t);
+    work(0);
+    for (std::thread &t : pool) t.join();
+}
+
+/// The [begin, end) of part t of `count` items split into `parts` contiguous parts.
+std::pair<size_t, size_t> part_of(size_t count, size_t parts, size_t t) {
+    const size_t size = (count + parts - 1) / parts, begin = std::min(count, t * size);
+    return {begin, std::min(count, begin + size)};
+}
+
+/// A ranker's scores of `count` rows, split over `workers` threads in contiguous parts (XGBoost's
+/// in-place prediction may run on several threads at once).
+std::vector<double> scores_on_threads(const Ranker &ranker, const std::vector<float> &rows, size_t count, size_t workers) {
+    if (workers <= 1 || count < workers) return ranker.predict(rows, count);
+    const size_t width = rows.size() / count;
+    std::vector<std::vector<double>> parts(workers);
+    on_threads(workers, [&](size_t t) {
+        const auto [begin, end] = part_of(count, workers, t);
+        if (begin == end) return;
+        const std::vector<float> slice(rows.begin() + long(begin * width), rows.begin() + long(end * width));
+        parts[t] = ranker.predict(slice, end - begin);
+    });
+    std::vector<double> scores;
+    scores.reserve(count);
+    for (const std::vector<double> &p : parts) scores.insert(scores.end(), p.begin(), p.end());
+    return scores;
+}
+
+std::vector<size_t> identity_order(size_t n) {
+    std::vector<size_t> order(n);
+    for (size_t i = 0; i < n; i++) order[i] = i;
+    return order;
+}
+
+/// Every candidate's action_hash values, computed on `workers` threads.
+std::vector<std::vector<uint64_t>> action_hashes(const std::vector<ActionList> &candidates, size_t workers) {
+    std::vector<std::vector<uint64_t>> hashes(candidates.size());
+    on_threads(workers, [&](size_t t) {
+        const auto [begin, end] = part_of(candidates.size(), workers, t);
+        for (size_t i = begin; i < end; i++) {
+            hashes[i].reserve(candidates[i].size());
+            for (const Action &a : candidates[i]) hashes[i].push_back(action_hash(a));
+        }
+    });
+    return hashes;
+}
+
+/// Candidate indices in the lexicographic order of their action hashes: candidates with a common prefix
+/// of actions end up next to each other.
+std::vector<size_t> sorted_by_actions(const std::vector<std::vector<uint64_t>> &hashes) {
+    std::vector<size_t> order = identity_order(hashes.size());
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return hashes[a] < hashes[b]; });
+    return order;
+}
 
 int state_dim_of(WorldVariant v, int d_model) { return ranker_state_dim(world_variant_ranker(v), d_model); }
 
@@ -170,20 +233,29 @@ std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candi
         finals = encode_texts(texts);
     }
     // Rows are independent: large batches are split over the model's threads, one rollout (with its own
-    // action cache) per thread.
+    // action cache) per thread. Candidates are visited sorted by their actions, so that a rollout shares
+    // the steps of a common prefix with the candidate before it.
     const size_t width = size_t(row_width()), n = candidates.size();
     rows.assign(n * width, 0.0f);
-    auto build = [&](size_t begin, size_t end, Rollout &rollout) {
+    const size_t workers = row_workers(n);
+    const bool rolled = variant_ == WorldVariant::World;
+    const std::vector<std::vector<uint64_t>> hashes = rolled ? action_hashes(candidates, workers) : std::vector<std::vector<uint64_t>>{};
+    const std::vector<size_t> order = rolled ? sorted_by_actions(hashes) : identity_order(n);
+    std::atomic<size_t> next_block{0};
+    auto build = [&](Rollout &rollout) {
         std::vector<float> z, parallelism, row;
         std::vector<ActionContext> contexts;
         ScheduleReader reader(stages_->funcs);
-        for (size_t i = begin; i < end; i++) {
+        // Blocks of the sorted order, each taken by whichever thread is free first.
+        for (size_t begin = next_block.fetch_add(kRowBlock); begin < n; begin = next_block.fetch_add(kRowBlock))
+        for (size_t k = begin; k < std::min(n, begin + kRowBlock); k++) {
+            const size_t i = order[k];
             parallelism.clear();
             row.clear();
             reader.read(candidates[i], stages_->flops, contexts, parallelism);
             switch (variant_) {
             case WorldVariant::World:
-                rollout.features(z0_, candidates[i], contexts, z);
+                rollout.features(z0_, candidates[i], contexts, z, &hashes[i]);
                 row.insert(row.end(), z.begin(), z.end());
                 break;
             case WorldVariant::Initial: row.insert(row.end(), z0_.begin(), z0_.end()); break;
@@ -195,31 +267,37 @@ std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candi
             std::copy(row.begin(), row.end(), rows.begin() + long(i * width));
         }
     };
-    const size_t workers = n >= kParallelRowsFrom ? std::min<size_t>(rollouts_.size() + 1, size_t(std::max(1, threads_))) : 1;
-    std::vector<std::thread> pool;
-    const size_t chunk = (n + workers - 1) / workers;
-    for (size_t t = 1; t < workers; t++)
-        pool.emplace_back(build, std::min(n, t * chunk), std::min(n, (t + 1) * chunk), std::ref(*rollouts_[t - 1]));
-    build(0, std::min(n, chunk), *rollout_);
-    for (std::thread &t : pool) t.join();
+    on_threads(workers, [&](size_t t) { build(t == 0 ? *rollout_ : *rollouts_[t - 1]); });
     return rows;
+}
+
+void WorldModel::forget_rollouts() {
+    rollout_->forget();
+    for (auto &r : rollouts_) r->forget();
+}
+
+size_t WorldModel::row_workers(size_t candidates) const {
+    return candidates >= kParallelRowsFrom ? std::min<size_t>(rollouts_.size() + 1, size_t(std::max(1, threads_))) : 1;
 }
 
 std::vector<double> WorldModel::predict(const std::vector<ActionList> &candidates) {
     std::vector<bool> valid;
+    auto T0 = std::chrono::steady_clock::now();
     const std::vector<float> rows = feature_rows(candidates, &valid);
+    auto T1 = std::chrono::steady_clock::now();
+    const size_t workers = row_workers(candidates.size());
     std::vector<double> scores;
     if (online_trained_) {
         if (online_width_ == 0) {
-            scores = online_.predict(rows, candidates.size());
+            scores = scores_on_threads(online_, rows, candidates.size(), workers);
         } else {
             std::vector<KeyedFeatures> schedules;
             schedules.reserve(candidates.size());
             for (const ActionList &c : candidates) schedules.push_back(schedule_features(stages_->funcs, c));
-            scores = online_.predict(online_rows(schedules, rows, online_width_), candidates.size());
+            scores = scores_on_threads(online_, online_rows(schedules, rows, online_width_), candidates.size(), workers);
         }
     } else {
-        scores = prior().predict(rows, candidates.size());
+        scores = scores_on_threads(prior(), rows, candidates.size(), workers);
         if (latent_.fitted()) {
             static const std::vector<float> kNoAnchors;
             const auto found = anchors_.find(task_.canonical());
@@ -229,6 +307,8 @@ std::vector<double> WorldModel::predict(const std::vector<ActionList> &candidate
     }
     for (size_t i = 0; i < scores.size(); i++)
         if (!valid[i]) scores[i] = -std::numeric_limits<double>::infinity();
+    auto T2 = std::chrono::steady_clock::now();
+    if (candidates.size() > 1000) fprintf(stderr, "TIMING rows %.1f ms score %.1f ms\n", std::chrono::duration<double>(T1-T0).count()*1e3, std::chrono::duration<double>(T2-T1).count()*1e3);
     return scores;
 }
 
@@ -309,7 +389,7 @@ void WorldModel::update_booster(const std::vector<OnlineGroup> &groups) {
     p.depth = std::min(4, bundle_.config.ranker_depth);
     p.eta = bundle_.config.online_eta;
     p.threads = 1;
-    online_.train_on_top(prior(), data, p);
+    online_.train_on_top(prior(), data, p, bundle_.config.online_prior_weight);
     online_width_ = columns;
     online_trained_ = true;
 }

@@ -65,6 +65,8 @@ public:
     /// the shipped ranker's row (Ranker.h: state, action statistics, hardware, and with
     /// WorldConfig::ranker_schedule_stats the schedule statistics), always ending in the parallelism features
     /// (ScheduleFeatures.h; appended when the ranker does not read them), which the online learning reads.
+    /// Empties the rollouts' caches of actions and paths (throughput measurements of a first sight).
+    void forget_rollouts();
     std::vector<float> feature_rows(const std::vector<ActionList> &candidates, std::vector<bool> *valid = nullptr);
     int row_width() const { return ranker_.width() + (bundle_.config.ranker_schedule_stats ? 0 : kParallelismFeatures); }
     /// The online correction's rows: feature_rows widened by `columns` columns of the candidates' schedule
@@ -78,6 +80,8 @@ public:
     WorldVariant variant() const { return variant_; }
 
 private:
+    /// Threads that build and score a batch of `candidates` rows.
+    size_t row_workers(size_t candidates) const;
     WorldBundle bundle_;
     WorldVariant variant_;
     int threads_;
