@@ -365,40 +365,59 @@ TEST(WorldModel, RolloutOfNoActionIsZ0AndTablesRoundTrip) {
     EXPECT_THROW(RolloutTables::load(path), std::runtime_error);
 }
 
-// A rollout reuses the states of the prefix a candidate shares with the one before it: the same z_T as
-// rolling every candidate out from scratch, whatever came before (a longer path, the same list, another
-// context on a shared action, another z_0).
-TEST(WorldModel, RolloutSharesPrefixesWithoutChangingTheResult) {
+// A block of candidates is rolled out as a prefix tree, four steps of a depth at a time: each candidate
+// gets exactly what it gets rolled out alone, whatever is beside it (shared prefixes, the same list twice,
+// another context on a shared action, no action at all, a block of one).
+TEST(WorldModel, RolloutBlocksShareStepsWithoutChangingTheResult) {
     const Tokenizer tok = Tokenizer::train({"SP out x 16 auto\nAN out x_1 vectorize\nRE out x_1 y x_0\nCR acc"}, 256, 1);
     TransitionTrainer trainer(tiny_config(), tok.vocab_size());
-    Rollout shared(trainer.tables(), tok), fresh(trainer.tables(), tok);
-    const Action split = Action::split("out", "x", {16}), vec = Action::annotate("out", "x_1", AnnotationKind::Vectorize),
-                 root = Action::compute_root("acc");
-    const ActionContext c1 = {10.0f, 4.1f, 1, 0, 6.0f, 1, 1, 1}, c2 = {5.0f, 0, 1, 0, 0, 1, 1, 1}, c3 = {9.99f, 4.1f, 0, 0.001f, 6.0f, 0, 0, 1};
-    std::vector<float> z0(size_t(tiny_config().d_model)), other(z0.size());
-    for (size_t i = 0; i < z0.size(); i++) z0[i] = std::sin(float(i)), other[i] = std::cos(float(i));
-    struct Case {
-        const std::vector<float> *z0;
-        ActionList actions;
-        std::vector<ActionContext> contexts;
-    };
-    const std::vector<Case> cases = {
-        {&z0, {split, vec, root}, {c1, c2, c2}}, {&z0, {split, vec, root}, {c1, c2, c2}}, {&z0, {split, vec}, {c1, c2}},
-        {&z0, {split, root}, {c1, c2}},          {&z0, {split, root, vec}, {c3, c2, c2}}, {&z0, {}, {}},
-        {&other, {split, root}, {c1, c2}},       {&z0, {split, root, vec, vec}, {c1, c2, c2, c2}}, {&z0, {split}, {c1}}};
-    for (size_t k = 0; k < cases.size(); k++) {
-        const Case &c = cases[k];
-        std::vector<float> a, b, hashed;
-        shared.run(*c.z0, c.actions, c.contexts, a);
-        fresh.forget();
-        fresh.run(*c.z0, c.actions, c.contexts, b);
-        EXPECT_EQ(a, b) << "case " << k;
-        std::vector<uint64_t> hashes;
-        for (const Action &x : c.actions) hashes.push_back(action_hash(x));
-        shared.run(*c.z0, c.actions, c.contexts, hashed, &hashes);
-        EXPECT_EQ(hashed, b) << "case " << k << " with the hashes given";
+    Rollout block(trainer.tables(), tok), alone(trainer.tables(), tok);
+    const std::vector<Action> alphabet = {Action::split("out", "x", {16}), Action::annotate("out", "x_1", AnnotationKind::Vectorize),
+                                          Action::compute_root("acc")};
+    const std::vector<ActionContext> context_kinds = {
+        {10.0f, 4.1f, 1, 0, 6.0f, 1, 1, 1}, {5.0f, 0, 1, 0, 0, 1, 1, 1}, {9.99f, 4.1f, 0, 0.001f, 6.0f, 0, 0, 1}};
+    std::vector<float> z0(size_t(tiny_config().d_model));
+    for (size_t i = 0; i < z0.size(); i++) z0[i] = std::sin(float(i));
+    std::mt19937 rng(3);
+    std::vector<ActionList> lists;
+    std::vector<std::vector<ActionContext>> contexts;
+    for (int k = 0; k < 40; k++) {
+        if (k % 7 == 3) {  // the previous candidate again, or a prefix of it
+            lists.push_back(ActionList(lists.back().begin(), lists.back().begin() + long(lists.back().size() - k % 2 * (lists.back().empty() ? 0 : 1))));
+            contexts.push_back(std::vector<ActionContext>(contexts.back().begin(), contexts.back().begin() + long(lists.back().size())));
+            continue;
+        }
+        ActionList list;
+        std::vector<ActionContext> context;
+        const int length = int(rng() % 6);
+        for (int t = 0; t < length; t++) {
+            list.push_back(alphabet[rng() % alphabet.size()]);
+            context.push_back(context_kinds[rng() % context_kinds.size()]);
+        }
+        lists.push_back(list);
+        contexts.push_back(context);
     }
-    EXPECT_EQ(shared.trajectory(z0, {split, vec}, {c1, c2}).back(), fresh.trajectory(z0, {split, vec}, {c1, c2}).back());
+    std::vector<RolloutInput> inputs;
+    for (size_t k = 0; k < lists.size(); k++) inputs.push_back({&lists[k], &contexts[k], nullptr});
+    std::vector<std::vector<float>> together;
+    block.features_block(z0, inputs, together);
+    ASSERT_EQ(together.size(), lists.size());
+    for (size_t k = 0; k < lists.size(); k++) {
+        std::vector<float> single;
+        alone.forget();
+        alone.features(z0, lists[k], contexts[k], single);
+        EXPECT_EQ(together[k], single) << "candidate " << k;
+        std::vector<uint64_t> hashes;
+        for (const Action &x : lists[k]) hashes.push_back(action_hash(x));
+        std::vector<float> hashed;
+        block.features(z0, lists[k], contexts[k], hashed, &hashes);
+        EXPECT_EQ(hashed, single) << "candidate " << k << " with the hashes given";
+        if (!lists[k].empty()) {
+            std::vector<float> z;
+            alone.run(z0, lists[k], contexts[k], z);
+            EXPECT_EQ(alone.trajectory(z0, lists[k], contexts[k]).back(), z) << k;
+        }
+    }
 }
 
 TEST(WorldModel, AFewStepsLowerTheLosses) {

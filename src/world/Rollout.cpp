@@ -1,6 +1,7 @@
 #include "world/Rollout.h"
 
 #include "common/Hash.h"
+#include "world/RolloutKernels.h"
 #include "world/Windows.h"
 
 #include <algorithm>
@@ -33,82 +34,6 @@ std::vector<float> read_vector(std::ifstream &in, uint64_t expected, const std::
 }
 
 float gelu(float x) { return 0.5f * x * (1.0f + std::erf(x / std::sqrt(2.0f))); }
-
-/// tanh by a [7/6] Pade approximant (absolute error below 1e-6 where it is not clamped to +-1).
-inline float fast_tanh(float x) {
-    x = std::min(std::max(x, -4.97f), 4.97f);  // branch-free, so loops over it vectorize
-    const float x2 = x * x;
-    const float num = x * (135135.0f + x2 * (17325.0f + x2 * (378.0f + x2)));
-    const float den = 135135.0f + x2 * (62370.0f + x2 * (3150.0f + x2 * 28.0f));
-    return std::min(std::max(num / den, -1.0f), 1.0f);
-}
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define WORLDTUNE_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define WORLDTUNE_VECTOR_CLONES
-#endif
-
-/// 16 floats as one GCC vector: each clone of the functions below lowers it to its widest registers (one
-/// zmm with AVX-512, two ymm with AVX2, four xmm otherwise), so the arithmetic is vectorized on every
-/// target without intrinsics and without depending on the auto-vectorizer.
-typedef float Lanes __attribute__((vector_size(64), aligned(4), may_alias));  ///< aligned(4): loads need no alignment
-constexpr int kLanes = 16;
-
-/// The 16 floats at p as one vector (a reference, so no vector crosses a call boundary).
-inline const Lanes &lanes_at(const float *p) { return *reinterpret_cast<const Lanes *>(p); }
-inline Lanes &lanes_at(float *p) { return *reinterpret_cast<Lanes *>(p); }
-
-/// y = p + C^T s with C given as [R, D]: each y[i] sums p[i], then j = 0..R-1 in order. Four blocks of
-/// 16 outputs stay in registers over the whole sum (four independent chains).
-WORLDTUNE_VECTOR_CLONES
-void corrected(const float *__restrict p, const float *__restrict C, const float *__restrict s, int R, int D, float *__restrict y) {
-    int i0 = 0;
-    for (; i0 + 4 * kLanes <= D; i0 += 4 * kLanes) {
-        Lanes a0 = lanes_at(p + i0), a1 = lanes_at(p + i0 + kLanes), a2 = lanes_at(p + i0 + 2 * kLanes),
-              a3 = lanes_at(p + i0 + 3 * kLanes);
-        for (int j = 0; j < R; j++) {
-            const float sj = s[j];
-            const float *row = C + size_t(j) * size_t(D) + size_t(i0);
-            a0 += sj * lanes_at(row);
-            a1 += sj * lanes_at(row + kLanes);
-            a2 += sj * lanes_at(row + 2 * kLanes);
-            a3 += sj * lanes_at(row + 3 * kLanes);
-        }
-        lanes_at(y + i0) = a0;
-        lanes_at(y + i0 + kLanes) = a1;
-        lanes_at(y + i0 + 2 * kLanes) = a2;
-        lanes_at(y + i0 + 3 * kLanes) = a3;
-    }
-    for (; i0 + kLanes <= D; i0 += kLanes) {
-        Lanes a = lanes_at(p + i0);
-        for (int j = 0; j < R; j++) a += s[j] * lanes_at(C + size_t(j) * size_t(D) + size_t(i0));
-        lanes_at(y + i0) = a;
-    }
-    for (; i0 < D; i0++) {
-        float a = p[i0];
-        for (int j = 0; j < R; j++) a += s[j] * C[size_t(j) * size_t(D) + size_t(i0)];
-        y[i0] = a;
-    }
-}
-
-/// y = W x + b with W stored transposed, Wt [in, out] (b not null): blocks of outputs stay in registers
-/// over the whole sum over the inputs, each output summed b, then i = 0..in-1 in order.
-inline void affine_t(const float *__restrict Wt, const float *__restrict b, const float *__restrict x, int in, int out, float *__restrict y) {
-    corrected(b, Wt, x, in, out, y);
-}
-
-/// a . b in 16 partial sums (one vector of lanes), added up in lane order at the end.
-WORLDTUNE_VECTOR_CLONES
-float dot(const float *__restrict a, const float *__restrict b, int n) {
-    Lanes part = {};
-    int i = 0;
-    for (; i + kLanes <= n; i += kLanes) part += lanes_at(a + i) * lanes_at(b + i);
-    float sum = 0;
-    for (int k = 0; k < kLanes; k++) sum += part[k];
-    for (; i < n; i++) sum += a[i] * b[i];
-    return sum;
-}
 
 /// The [rows, cols] matrix transposed to [cols, rows].
 std::vector<float> transposed(const std::vector<float> &m, int rows, int cols) {
@@ -191,13 +116,8 @@ Rollout::Rollout(RolloutTables tables, const Tokenizer &tokenizer) : tables_(std
         throw std::runtime_error("transition tables were trained with a vocabulary of " + std::to_string(tables_.vocab) +
                                  " words, the tokenizer has " + std::to_string(tokenizer_.vocab_size()));
     const int D = tables_.d_model, R = tables_.state_rank;
-    e_.resize(size_t(tables_.action_dim));
-    h_.resize(size_t(tables_.action_hidden));
     p_.resize(size_t(tables_.perf_hidden));
-    s_.resize(size_t(R));
-    w_.resize(size_t(D));
-    g_.resize(size_t(D));
-    d_.resize(size_t(D));
+    step_scratch_.resize(4 * size_t(R + 3 * D));
     const int A = tables_.action_dim, H = tables_.action_hidden, P = tables_.perf_hidden;
     t_.context = transposed(tables_.context_w, A, kActionContextFeatures);
     t_.hidden = transposed(tables_.hidden_w, H, A);
@@ -220,151 +140,157 @@ uint64_t Rollout::key_of(uint64_t hash, const ActionContext *context) const {
 }
 
 const Rollout::Params &Rollout::params_of(uint64_t key, const Action &action, const ActionContext *context) {
-    const bool with_context = tables_.action_context && context;
-    auto it = cache_.find(key);
-    if (it != cache_.end()) return it->second;
-    if (cache_.size() >= kMaxCachedActions) cache_.clear();
-    const int A = tables_.action_dim, H = tables_.action_hidden, D = tables_.d_model, R = tables_.state_rank;
+    auto [it, added] = cache_.try_emplace(key);
+    if (added) pending_.push_back({&it->second, &action, tables_.action_context ? context : nullptr});
+    return it->second;
+}
+
+void Rollout::embed(const Action &action, const ActionContext *context, float *e) {
+    // The mean of the action's token and position embeddings, plus its context's projection (whose bias is
+    // added for a zero context too, as torch does).
+    const int A = tables_.action_dim;
     const std::vector<int32_t> ids = action_ids(tokenizer_, action, tables_.max_tokens);
-    std::fill(e_.begin(), e_.end(), 0.0f);
+    std::fill(e, e + A, 0.0f);
     for (size_t p = 0; p < ids.size(); p++) {
         const float *tok = &tables_.tokens[size_t(ids[p]) * size_t(A)];
         const float *pos = &tables_.positions[p * size_t(A)];
-        for (int i = 0; i < A; i++) e_[size_t(i)] += tok[i] + pos[i];
+        for (int i = 0; i < A; i++) e[i] += tok[i] + pos[i];
     }
     if (!ids.empty())
-        for (float &v : e_) v /= float(ids.size());
-    // The context's projection (its bias is added for a zero context too, as torch does).
+        for (int i = 0; i < A; i++) e[i] /= float(ids.size());
     const ActionContext zero{};
     ctx_.resize(static_cast<size_t>(A));
-    affine_t(t_.context.data(), tables_.context_b.data(), with_context ? context->data() : zero.data(), kActionContextFeatures, A, ctx_.data());
-    for (int i = 0; i < A; i++) e_[size_t(i)] += ctx_[size_t(i)];
-    affine_t(t_.hidden.data(), tables_.hidden_b.data(), e_.data(), A, H, h_.data());
-    for (float &v : h_) v = gelu(v);
-    Params p;
-    p.w.resize(size_t(D));
-    p.d.resize(size_t(D));
-    p.g.resize(size_t(D));
-    affine_t(t_.w.data(), tables_.w_b.data(), h_.data(), H, D, p.w.data());
-    affine_t(t_.d.data(), tables_.d_b.data(), h_.data(), H, D, p.d.data());
-    affine_t(t_.g.data(), tables_.g_b.data(), h_.data(), H, D, p.g.data());
-    if (R > 0) {
-        p.u.resize(size_t(R));
-        affine_t(t_.state_h.data(), tables_.state_h_b.data(), h_.data(), H, R, p.u.data());
-    } else {
-        float norm = 0;
-        for (float v : p.w) norm += v * v;
-        norm = std::max(std::sqrt(norm), 1e-12f);  // as torch's normalize (eps 1e-12)
-        for (float &v : p.w) v /= norm;
-        for (float &v : p.g) v = tables_.residual_scale * std::tanh(v);
-    }
-    return cache_.emplace(key, std::move(p)).first->second;
+    affine_t(t_.context.data(), tables_.context_b.data(), context ? context->data() : zero.data(), kActionContextFeatures, A, ctx_.data());
+    for (int i = 0; i < A; i++) e[i] += ctx_[size_t(i)];
 }
 
-namespace {
-
-/// y = W x + b, Wt [in, out], for maps with few outputs and many inputs (S_z z: D inputs, R outputs):
-/// per block of 16 outputs, four partial sums over the inputs, so four dependency chains run side by side
-/// instead of one chain of `in` multiply-adds.
-WORLDTUNE_VECTOR_CLONES
-void affine_t_split(const float *__restrict Wt, const float *__restrict b, const float *__restrict x, int in, int out, float *__restrict y) {
-    int o0 = 0;
-    for (; o0 + kLanes <= out; o0 += kLanes) {
-        Lanes part[4] = {};
-        int i = 0;
-        for (; i + 4 <= in; i += 4)
-            for (int q = 0; q < 4; q++) part[q] += x[i + q] * lanes_at(Wt + size_t(i + q) * size_t(out) + size_t(o0));
-        for (; i < in; i++) part[0] += x[i] * lanes_at(Wt + size_t(i) * size_t(out) + size_t(o0));
-        lanes_at(y + o0) = lanes_at(b + o0) + ((part[0] + part[1]) + (part[2] + part[3]));
+void Rollout::compute_pending() {
+    const int A = tables_.action_dim, H = tables_.action_hidden, D = tables_.d_model, R = tables_.state_rank;
+    e_.resize(4 * size_t(A));
+    h_.resize(4 * size_t(H));
+    for (size_t first = 0; first < pending_.size(); first += 4) {
+        const int count = int(std::min<size_t>(4, pending_.size() - first));
+        const float *es[4], *hs_in[4];
+        float *hs[4], *ws[4], *ds[4], *gs[4], *us[4];
+        for (int c = 0; c < count; c++) {
+            const Pending &job = pending_[first + size_t(c)];
+            embed(*job.action, job.context, &e_[size_t(c) * size_t(A)]);
+            es[c] = &e_[size_t(c) * size_t(A)];
+            hs[c] = &h_[size_t(c) * size_t(H)];
+            hs_in[c] = hs[c];
+            Params &p = *job.params;
+            p.w.resize(size_t(D));
+            p.d.resize(size_t(D));
+            p.g.resize(size_t(D));
+            p.u.resize(size_t(R));
+            ws[c] = p.w.data(), ds[c] = p.d.data(), gs[c] = p.g.data(), us[c] = p.u.data();
+        }
+        affine_t_n(t_.hidden.data(), tables_.hidden_b.data(), es, count, A, H, hs);
+        for (int c = 0; c < count; c++)
+            for (int i = 0; i < H; i++) hs[c][i] = gelu(hs[c][i]);
+        affine_t_n(t_.w.data(), tables_.w_b.data(), hs_in, count, H, D, ws);
+        affine_t_n(t_.d.data(), tables_.d_b.data(), hs_in, count, H, D, ds);
+        affine_t_n(t_.g.data(), tables_.g_b.data(), hs_in, count, H, D, gs);
+        if (R > 0) {
+            affine_t_n(t_.state_h.data(), tables_.state_h_b.data(), hs_in, count, H, R, us);
+            continue;
+        }
+        for (int c = 0; c < count; c++) {  // the state-blind step's final w and g
+            Params &p = *pending_[first + size_t(c)].params;
+            float norm = 0;
+            for (float v : p.w) norm += v * v;
+            norm = std::max(std::sqrt(norm), 1e-12f);  // as torch's normalize (eps 1e-12)
+            for (float &v : p.w) v /= norm;
+            for (float &v : p.g) v = tables_.residual_scale * std::tanh(v);
+        }
     }
-    for (; o0 < out; o0++) {
-        float a = b[o0];
-        for (int i = 0; i < in; i++) a += Wt[size_t(i) * size_t(out) + size_t(o0)] * x[i];
-        y[o0] = a;
+    pending_.clear();
+}
+
+void Rollout::add_path(const RolloutInput &input) {
+    const ActionList &actions = *input.actions;
+    const size_t T = actions.size();
+    keys_.resize(T);
+    for (size_t t = 0; t < T; t++) {
+        const ActionContext *context = input.contexts && t < input.contexts->size() ? &(*input.contexts)[t] : nullptr;
+        keys_[t] = key_of(input.action_hashes ? (*input.action_hashes)[t] : action_hash(actions[t]), context);
+    }
+    size_t shared = 0;  // steps this path shares with the previous one of the block
+    while (shared < T && shared < path_keys_.size() && keys_[shared] == path_keys_[shared]) shared++;
+    path_keys_.resize(shared);
+    path_nodes_.resize(shared);
+    for (size_t t = shared; t < T; t++) {
+        const ActionContext *context = input.contexts && t < input.contexts->size() ? &(*input.contexts)[t] : nullptr;
+        const int parent = t == 0 ? -1 : path_nodes_[t - 1];
+        if (depths_.size() <= t) depths_.emplace_back();
+        depths_[t].push_back(int(nodes_.size()));
+        nodes_.push_back({parent, &params_of(keys_[t], actions[t], context)});
+        path_keys_.push_back(keys_[t]);
+        path_nodes_.push_back(int(nodes_.size()) - 1);
+    }
+    ends_.push_back(T == 0 ? -1 : path_nodes_[T - 1]);
+}
+
+void Rollout::roll_block(const std::vector<float> &z0, const std::vector<RolloutInput> &inputs) {
+    // Params are referenced by the block's nodes: the cache is only ever cleared between blocks.
+    if (cache_.size() >= kMaxCachedActions) cache_.clear();
+    nodes_.clear();
+    ends_.clear();
+    path_keys_.clear();
+    path_nodes_.clear();
+    for (std::vector<int> &d : depths_) d.clear();
+    for (const RolloutInput &input : inputs) add_path(input);
+    compute_pending();
+    // Depth by depth: a node's parent is one step shallower, so it is done before the node is.
+    const size_t D = size_t(tables_.d_model);
+    states_.resize(nodes_.size() * D);
+    const StepWeights weights{t_.state_z.data(), state_w_t_.data(), state_d_t_.data(), state_g_t_.data(), tables_.state_rank,
+                              tables_.d_model, tables_.residual_scale};
+    std::vector<StepNode> &batch = step_nodes_;
+    for (const std::vector<int> &depth : depths_) {
+        batch.clear();
+        for (int n : depth) {
+            const Node &node = nodes_[size_t(n)];
+            float *z = &states_[size_t(n) * D];
+            const float *from = node.parent < 0 ? z0.data() : &states_[size_t(node.parent) * D];
+            std::copy(from, from + D, z);
+            const Params &p = *node.params;
+            if (tables_.state_rank == 0) transh_step(p.w.data(), p.d.data(), p.g.data(), int(D), z);
+            else batch.push_back({p.u.data(), p.w.data(), p.d.data(), p.g.data(), z});
+        }
+        if (!batch.empty()) state_steps(weights, batch.data(), int(batch.size()), step_scratch_.data());
     }
 }
 
-/// The state-reading part of a step: s = tanh(S_z z + u) (S_z given transposed, [D, R]); w = w_a + C_w^T s,
-/// d = d_a + C_d^T s, g = g_a + C_g^T s (the C given as [R, D], the _a parts the action's); then w
-/// normalized and g gated.
-WORLDTUNE_VECTOR_CLONES
-void state_correction(const float *__restrict SzT, const float *__restrict u, const float *__restrict Cw, const float *__restrict Cd,
-                      const float *__restrict Cg, const float *__restrict z, const float *__restrict wa, const float *__restrict da,
-                      const float *__restrict ga, int R, int D, float residual_scale, float *__restrict s, float *__restrict w,
-                      float *__restrict d, float *__restrict g) {
-    affine_t_split(SzT, u, z, D, R, s);
-    for (int j = 0; j < R; j++) s[j] = fast_tanh(s[j]);
-    corrected(wa, Cw, s, R, D, w);
-    corrected(da, Cd, s, R, D, d);
-    corrected(ga, Cg, s, R, D, g);
-    const float inv = 1.0f / std::max(std::sqrt(dot(w, w, D)), 1e-12f);
-    for (int i = 0; i < D; i++) {
-        w[i] *= inv;
-        g[i] = residual_scale * fast_tanh(g[i]);
-    }
-}
-
-/// z <- (1 + g) * (z - (w . z) w) + d.
-WORLDTUNE_VECTOR_CLONES
-void transh_step(const float *__restrict w, const float *__restrict d, const float *__restrict g, int D, float *__restrict z) {
-    const float wz = dot(w, z, D);
-    for (int i = 0; i < D; i++) z[i] = (1.0f + g[i]) * (z[i] - wz * w[i]) + d[i];
-}
-
-}  // namespace
-
-void Rollout::step(const Params &p, std::vector<float> &z) {
-    const int D = int(z.size()), R = tables_.state_rank;
-    if (R == 0) return transh_step(p.w.data(), p.d.data(), p.g.data(), D, z.data());
-    state_correction(t_.state_z.data(), p.u.data(), state_w_t_.data(), state_d_t_.data(), state_g_t_.data(), z.data(), p.w.data(),
-                     p.d.data(), p.g.data(), R, D, tables_.residual_scale, s_.data(), w_.data(), d_.data(), g_.data());
-    transh_step(w_.data(), d_.data(), g_.data(), D, z.data());
+const float *Rollout::final_state(const std::vector<float> &z0, size_t k) const {
+    return ends_[k] < 0 ? z0.data() : &states_[size_t(ends_[k]) * size_t(tables_.d_model)];
 }
 
 void Rollout::run(const std::vector<float> &z0, const ActionList &actions, const std::vector<ActionContext> &contexts,
                   std::vector<float> &out, const std::vector<uint64_t> *action_hashes) {
-    if (z0 != path_z0_) {
-        path_z0_ = z0;
-        path_depth_ = 0;
-    }
-    out.assign(z0.begin(), z0.end());
-    size_t shared = 0;  // steps taken from the path so far
-    for (size_t t = 0; t < actions.size(); t++) {
-        const ActionContext *context = t < contexts.size() ? &contexts[t] : nullptr;
-        const uint64_t key = key_of(action_hashes ? (*action_hashes)[t] : action_hash(actions[t]), context);
-        if (t == shared && t < path_depth_ && path_keys_[t] == key) {
-            shared++;
-            continue;
-        }
-        if (t == shared) {  // the first step off the path: resume from its last shared state
-            if (shared > 0) out = path_states_[shared - 1];
-            path_depth_ = shared;
-        }
-        step(params_of(key, actions[t], context), out);
-        if (path_keys_.size() <= t) {
-            path_keys_.push_back(key);
-            path_states_.push_back(out);
-        } else {
-            path_keys_[t] = key;
-            path_states_[t] = out;
-        }
-        path_depth_ = t + 1;
-    }
-    if (shared > 0 && shared == actions.size()) out = path_states_[shared - 1];
+    roll_block(z0, {RolloutInput{&actions, &contexts, action_hashes}});
+    const float *z = final_state(z0, 0);
+    out.assign(z, z + tables_.d_model);
 }
 
-void Rollout::forget() {
-    cache_.clear();
-    path_z0_.clear();
-    path_depth_ = 0;
+void Rollout::features_block(const std::vector<float> &z0, const std::vector<RolloutInput> &inputs,
+                             std::vector<std::vector<float>> &out) {
+    roll_block(z0, inputs);
+    out.resize(inputs.size());
+    for (size_t k = 0; k < inputs.size(); k++) {
+        const float *z = final_state(z0, k);
+        out[k].assign(z, z + tables_.d_model);
+        const float score = probe(out[k]);
+        out[k].push_back(score);
+    }
 }
+
+void Rollout::forget() { cache_.clear(); }
 
 float Rollout::probe(const std::vector<float> &z) {
     affine_t_split(t_.perf.data(), tables_.perf_hidden_b.data(), z.data(), tables_.d_model, tables_.perf_hidden, p_.data());
     for (float &v : p_) v = gelu(v);
-    float score = 0;
-    score = tables_.perf_out_b[0] + dot(tables_.perf_out_w.data(), p_.data(), tables_.perf_hidden);
-    return score;
+    return tables_.perf_out_b[0] + dot(tables_.perf_out_w.data(), p_.data(), tables_.perf_hidden);
 }
 
 void Rollout::features(const std::vector<float> &z0, const ActionList &actions, const std::vector<ActionContext> &contexts,
@@ -376,13 +302,10 @@ void Rollout::features(const std::vector<float> &z0, const ActionList &actions, 
 
 std::vector<std::vector<float>> Rollout::trajectory(const std::vector<float> &z0, const ActionList &actions,
                                                     const std::vector<ActionContext> &contexts) {
+    roll_block(z0, {RolloutInput{&actions, &contexts, nullptr}});
     std::vector<std::vector<float>> states;
-    std::vector<float> z = z0;
-    for (size_t t = 0; t < actions.size(); t++) {
-        const ActionContext *context = t < contexts.size() ? &contexts[t] : nullptr;
-        step(params_of(key_of(action_hash(actions[t]), context), actions[t], context), z);
-        states.push_back(z);
-    }
+    const size_t D = size_t(tables_.d_model);
+    for (size_t t = 0; t < nodes_.size(); t++) states.emplace_back(states_.begin() + long(t * D), states_.begin() + long((t + 1) * D));
     return states;
 }
 

@@ -243,28 +243,36 @@ std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candi
     const std::vector<size_t> order = rolled ? sorted_by_actions(hashes) : identity_order(n);
     std::atomic<size_t> next_block{0};
     auto build = [&](Rollout &rollout) {
-        std::vector<float> z, parallelism, row;
-        std::vector<ActionContext> contexts;
+        std::vector<float> row;
+        std::vector<std::vector<ActionContext>> contexts(kRowBlock);
+        std::vector<std::vector<float>> parallelism(kRowBlock), states;
+        std::vector<RolloutInput> inputs;
         ScheduleReader reader(stages_->funcs);
-        // Blocks of the sorted order, each taken by whichever thread is free first.
-        for (size_t begin = next_block.fetch_add(kRowBlock); begin < n; begin = next_block.fetch_add(kRowBlock))
-        for (size_t k = begin; k < std::min(n, begin + kRowBlock); k++) {
-            const size_t i = order[k];
-            parallelism.clear();
-            row.clear();
-            reader.read(candidates[i], stages_->flops, contexts, parallelism);
-            switch (variant_) {
-            case WorldVariant::World:
-                rollout.features(z0_, candidates[i], contexts, z, &hashes[i]);
-                row.insert(row.end(), z.begin(), z.end());
-                break;
-            case WorldVariant::Initial: row.insert(row.end(), z0_.begin(), z0_.end()); break;
-            case WorldVariant::Final: row.insert(row.end(), finals[i].begin(), finals[i].end()); break;
-            case WorldVariant::Actions: break;
+        // Blocks of the sorted order, each taken by whichever thread is free first: the block's schedules
+        // read, its candidates rolled out together, then its rows written.
+        for (size_t begin = next_block.fetch_add(kRowBlock); begin < n; begin = next_block.fetch_add(kRowBlock)) {
+            const size_t size = std::min(n, begin + kRowBlock) - begin;
+            inputs.clear();
+            for (size_t j = 0; j < size; j++) {
+                const size_t i = order[begin + j];
+                parallelism[j].clear();
+                reader.read(candidates[i], stages_->flops, contexts[j], parallelism[j]);
+                inputs.push_back({&candidates[i], &contexts[j], rolled ? &hashes[i] : nullptr});
             }
-            append_candidate_features(candidates[i], contexts, parallelism, hardware_row_, bundle_.config.ranker_schedule_stats, row);
-            if (!bundle_.config.ranker_schedule_stats) row.insert(row.end(), parallelism.begin(), parallelism.end());
-            std::copy(row.begin(), row.end(), rows.begin() + long(i * width));
+            if (rolled) rollout.features_block(z0_, inputs, states);
+            for (size_t j = 0; j < size; j++) {
+                const size_t i = order[begin + j];
+                row.clear();
+                switch (variant_) {
+                case WorldVariant::World: row.insert(row.end(), states[j].begin(), states[j].end()); break;
+                case WorldVariant::Initial: row.insert(row.end(), z0_.begin(), z0_.end()); break;
+                case WorldVariant::Final: row.insert(row.end(), finals[i].begin(), finals[i].end()); break;
+                case WorldVariant::Actions: break;
+                }
+                append_candidate_features(candidates[i], contexts[j], parallelism[j], hardware_row_, bundle_.config.ranker_schedule_stats, row);
+                if (!bundle_.config.ranker_schedule_stats) row.insert(row.end(), parallelism[j].begin(), parallelism[j].end());
+                std::copy(row.begin(), row.end(), rows.begin() + long(i * width));
+            }
         }
     };
     on_threads(workers, [&](size_t t) { build(t == 0 ? *rollout_ : *rollouts_[t - 1]); });
