@@ -1,8 +1,15 @@
 // The shared statistics: median, geometric mean, the median over seeds and the bootstrap interval of a
 // geometric-mean speedup.
+#include "common/Booster.h"
+#include "common/FlatForest.h"
 #include "common/Statistics.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
 
 namespace worldtune {
 namespace {
@@ -38,6 +45,34 @@ TEST(CommonTest, BootstrapIntervalCoversTheSpreadOfSeedsAndWorkloads) {
     noisy.push_back({{}, {{3}}});
     EXPECT_EQ(bootstrap_geomean_speedup(noisy).workloads, 8);
     EXPECT_EQ(bootstrap_geomean_speedup({}).workloads, 0);
+}
+
+// The flat forest scores rows exactly as XGBoost's own predictor does (missing values included), and
+// refuses what it cannot read.
+TEST(FlatForest, GivesXGBoostsMarginsExactly) {
+    const size_t count = 300, width = 6;
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<float> rows(count * width), labels(count);
+    for (size_t i = 0; i < count; i++) {
+        for (size_t f = 0; f < width; f++) rows[i * width + f] = (i + f) % 17 == 0 ? std::numeric_limits<float>::quiet_NaN() : u(rng);
+        auto value = [&](size_t f) { return std::isnan(rows[i * width + f]) ? 0.5f : rows[i * width + f]; };
+        labels[i] = std::sin(3.0f * value(0)) + value(1);
+    }
+    XgbMatrix train(rows, count, width);
+    train.set_labels(labels);
+    train.set_groups({100, 100, 100});
+    Booster booster(train, {{"objective", "rank:pairwise"}, {"max_depth", "5"}, {"eta", "0.3"}, {"nthread", "1"}, {"verbosity", "0"}});
+    for (int round = 0; round < 25; round++) booster.boost(round, train);
+    const FlatForest forest = FlatForest::from_json(booster.to_json());
+    EXPECT_EQ(forest.trees(), 25u);
+    const std::vector<float> expected = booster.margins_dense(rows.data(), count, width);
+    EXPECT_EQ(forest.margins(rows.data(), count, width), expected);
+    float spread = 0;
+    for (float m : expected) spread = std::max(spread, std::abs(m - expected[0]));
+    EXPECT_GT(spread, 0.1f) << "the trees split on something";
+    EXPECT_THROW(FlatForest::from_json("{}"), std::runtime_error);
+    EXPECT_THROW(FlatForest::from_json("not json"), std::runtime_error);
 }
 
 }  // namespace

@@ -128,4 +128,11 @@ std::string Booster::to_bytes() const {
     return std::string(bytes, size_t(len));
 }
 
+std::string Booster::to_json() const {
+    bst_ulong len = 0;
+    const char *bytes = nullptr;
+    check(XGBoosterSaveModelToBuffer(handle_, "{\"format\": \"json\"}", &len, &bytes), "saving as JSON");
+    return std::string(bytes, size_t(len));
+}
+
 }  // namespace worldtune

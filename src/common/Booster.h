@@ -62,6 +62,8 @@ public:
     int rounds() const;
     /// The model in XGBoost's UBJSON format.
     std::string to_bytes() const;
+    /// The model as XGBoost's JSON (for FlatForest).
+    std::string to_json() const;
 
 private:
     explicit Booster(void *handle) : handle_(handle) {}

@@ -183,6 +183,7 @@ int Ranker::train(const RankingData &train, const RankingData *val, const Ranker
         for (const auto &[key, value] : booster_settings(params)) b.set(key, value);
     }
     booster_ = std::move(b);
+    flatten();
     base_ = nullptr;
     extra_width_ = train.width - own_width;
     return kept;
@@ -202,9 +203,18 @@ void Ranker::train_on_top(const Ranker &base, const RankingData &data, const Ran
     Booster b(d, booster_settings(params));
     for (int round = 0; round < params.rounds; round++) b.boost(round, d);
     booster_ = std::move(b);
+    flatten();
     base_ = &base;
     base_weight_ = base_weight;
     extra_width_ = data.width - (state_dim_ + kActionStatFeatures + kHardwareFeatures);
+}
+
+void Ranker::flatten() {
+    try {
+        forest_ = FlatForest::from_json(booster_.to_json());
+    } catch (const std::exception &) {
+        forest_.reset();  // XGBoost's own predictor scores it
+    }
 }
 
 std::vector<double> Ranker::predict(const std::vector<float> &rows, size_t count) const {
@@ -215,7 +225,8 @@ std::vector<double> Ranker::predict(const std::vector<float> &rows, size_t count
         throw std::runtime_error("ranker: rows of " + std::to_string(rows.size()) + " values for " + std::to_string(count) +
                                  " candidates; it reads " + std::to_string(width()) + " features each");
     if (row_width > size_t(width())) return predict(narrow_rows(rows, count, int(row_width), width()), count);
-    const std::vector<float> m = booster_.margins_dense(rows.data(), count, size_t(width()));
+    const std::vector<float> m = forest_ ? forest_->margins(rows.data(), count, size_t(width()))
+                                         : booster_.margins_dense(rows.data(), count, size_t(width()));
     std::vector<double> scores(m.begin(), m.end());
     if (base_) {
         const std::vector<double> b = base_->predict(narrow_rows(rows, count, width(), base_->width()), count);
@@ -256,6 +267,7 @@ Ranker Ranker::load(const std::string &path, const std::string &variant, int sta
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     r.booster_ = Booster::from_bytes(bytes, "ranker " + path);
     r.booster_.set("nthread", "1");  // scoring batches are small; threads cost more than they give
+    r.flatten();
     return r;
 }
 

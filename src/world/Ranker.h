@@ -14,6 +14,7 @@
 #pragma once
 
 #include "common/Booster.h"
+#include "common/FlatForest.h"
 #include "common/Defaults.h"
 #include "features/ActionContext.h"
 #include "world/WorldConfig.h"
@@ -23,6 +24,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -131,6 +133,9 @@ private:
     std::string variant_;
     int state_dim_ = 0;
     Booster booster_;
+    std::optional<FlatForest> forest_;   ///< booster_'s trees, flat, when it can score them exactly
+    /// Flattens booster_ into forest_ (or leaves XGBoost's predictor in charge).
+    void flatten();
     const Ranker *base_ = nullptr;       ///< for online corrections
     double base_weight_ = 1.0;           ///< the base's margins are scaled by this (train_on_top)
     int extra_width_ = 0;                ///< features of an online correction beyond its base's
