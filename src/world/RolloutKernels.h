@@ -5,9 +5,6 @@
 
 namespace worldtune {
 
-/// tanh by a [7/6] Pade approximant (absolute error below 1e-6 where it is not clamped to +-1).
-float fast_tanh(float x);
-
 /// y = W x + b with W stored transposed, Wt [in, out] (b not null): each y[o] sums b[o], then the inputs
 /// in order.
 void affine_t(const float *Wt, const float *b, const float *x, int in, int out, float *y);

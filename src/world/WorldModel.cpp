@@ -1,5 +1,3 @@
-#include <chrono>
-#include <cstdio>
 #include "world/WorldModel.h"
 
 #include "lower/StateText.h"
@@ -63,8 +61,8 @@ std::pair<size_t, size_t> part_of(size_t count, size_t parts, size_t t) {
     return {begin, std::min(count, begin + size)};
 }
 
-/// A ranker's scores of `count` rows, split over `workers` threads in contiguous parts (XGBoost's
-/// in-place prediction may run on several threads at once).
+/// A ranker's scores of `count` rows, split over `workers` threads in contiguous parts (a flat forest,
+/// and XGBoost's in-place prediction where it stands in, may run on several threads at once).
 std::vector<double> scores_on_threads(const Ranker &ranker, const std::vector<float> &rows, size_t count, size_t workers) {
     if (workers <= 1 || count < workers) return ranker.predict(rows, count);
     const size_t width = rows.size() / count;
@@ -290,9 +288,7 @@ size_t WorldModel::row_workers(size_t candidates) const {
 
 std::vector<double> WorldModel::predict(const std::vector<ActionList> &candidates) {
     std::vector<bool> valid;
-    auto T0 = std::chrono::steady_clock::now();
     const std::vector<float> rows = feature_rows(candidates, &valid);
-    auto T1 = std::chrono::steady_clock::now();
     const size_t workers = row_workers(candidates.size());
     std::vector<double> scores;
     if (online_trained_) {
@@ -315,8 +311,6 @@ std::vector<double> WorldModel::predict(const std::vector<ActionList> &candidate
     }
     for (size_t i = 0; i < scores.size(); i++)
         if (!valid[i]) scores[i] = -std::numeric_limits<double>::infinity();
-    auto T2 = std::chrono::steady_clock::now();
-    if (candidates.size() > 1000) fprintf(stderr, "TIMING rows %.1f ms score %.1f ms\n", std::chrono::duration<double>(T1-T0).count()*1e3, std::chrono::duration<double>(T2-T1).count()*1e3);
     return scores;
 }
 
