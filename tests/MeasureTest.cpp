@@ -57,6 +57,45 @@ TEST(Measure, HardwareDescribesThisMachine) {
     EXPECT_FALSE(hardware_summary().empty());
 }
 
+// A cache descriptor as CPUID gives it: an 8-way 32 KiB L1d with 64-byte lines and 64 sets, a 16-way
+// 1 MiB unified L2 (1024 sets), and the end of the list.
+TEST(Measure, CpuidCacheDescriptorsGiveSizes) {
+    const CpuidCache l1 = decode_cpuid_cache((1u << 5) | 1u, (7u << 22) | 63u, 63u);
+    EXPECT_EQ(l1.level, 1);
+    EXPECT_EQ(l1.type, 1);
+    EXPECT_EQ(l1.bytes, 32 * 1024);
+    const CpuidCache l2 = decode_cpuid_cache((2u << 5) | 3u | (1u << 8), (15u << 22) | 63u, 1023u);
+    EXPECT_EQ(l2.level, 2);
+    EXPECT_EQ(l2.type, 3);
+    EXPECT_EQ(l2.bytes, 1024 * 1024);
+    EXPECT_EQ(decode_cpuid_cache(0, 0, 0).type, 0);
+    // AMD's older leaves as a Firecracker guest on an EPYC Zen 5 gave them: 48 KiB L1d, 1 MiB L2, 508 MiB L3.
+    const std::vector<CpuidCache> legacy = decode_amd_legacy_caches(0x300c0140u, 0x04006140u, 0x0fe09140u);
+    ASSERT_EQ(legacy.size(), 3u);
+    EXPECT_EQ(legacy[0].bytes, 48 * 1024);
+    EXPECT_EQ(legacy[1].bytes, 1024 * 1024);
+    EXPECT_EQ(legacy[2].bytes, int64_t(508) << 20);
+    EXPECT_EQ(legacy[2].level, 3);
+    if (hardware_json().value("halide_target", std::string()).rfind("x86", 0) == 0)
+        EXPECT_TRUE(hardware_json().contains("cache")) << "sysfs or CPUID names this x86 machine's caches";
+}
+
+// CPUs a hypervisor names alike ("AMD EPYC") differ by family and model numbers; records from before
+// those fields still match a description that has them.
+TEST(Measure, SameMachineTellsFamiliesApart) {
+    nlohmann::json zen4 = {{"cpu_model", "AMD EPYC"}, {"logical_cores", 2}, {"isa", {"avx2", "avx512f"}},
+                           {"halide_target", "x86-64-linux-avx-avx2-avx512"}, {"cpu_family", 25}, {"cpu_model_number", 17}};
+    nlohmann::json zen5 = zen4, older = zen4;
+    zen5["cpu_family"] = 26;
+    zen5["cpu_model_number"] = 2;
+    older.erase("cpu_family");
+    older.erase("cpu_model_number");
+    EXPECT_TRUE(same_machine(zen4, zen4));
+    EXPECT_FALSE(same_machine(zen4, zen5));
+    EXPECT_TRUE(same_machine(older, zen5));
+    EXPECT_TRUE(same_machine(zen4, older));
+}
+
 // OpenBLAS's kernels follow the machine's vector width when the core it chose from the CPU model is
 // narrower; never narrower than its own choice, never for a name it does not know.
 TEST(Measure, OpenBlasCoreFollowsTheVectorWidth) {

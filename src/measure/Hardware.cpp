@@ -2,6 +2,9 @@
 
 #include "Halide.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -57,7 +60,13 @@ void read_cpuinfo(nlohmann::json &hw) {
         const size_t colon = line.find(':');
         if (colon == std::string::npos) continue;
         const std::string key = trim(line.substr(0, colon)), value = trim(line.substr(colon + 1));
-        if (!have_model && key == "model name") {
+        const char *number_field = key == "cpu family" ? "cpu_family" : key == "model" ? "cpu_model_number" : key == "stepping" ? "cpu_stepping" : nullptr;
+        if (number_field && !hw.contains(number_field)) {
+            try {
+                hw[number_field] = std::stoi(value);
+            } catch (...) {
+            }
+        } else if (!have_model && key == "model name") {
             hw["cpu_model"] = value;
             have_model = true;
         } else if (!have_flags && (key == "flags" || key == "Features")) {
@@ -71,6 +80,40 @@ void read_cpuinfo(nlohmann::json &hw) {
     }
 }
 
+std::string cache_key(int level, int type) { return "l" + std::to_string(level) + (type == 1 ? "d" : "") + "_bytes"; }
+
+/// The caches the CPU's own descriptors list (virtual machines often have no sysfs cache directory).
+nlohmann::json cpuid_caches() {
+    nlohmann::json caches = nlohmann::json::object();
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) return caches;
+    const bool amd = ebx == 0x68747541u || ebx == 0x6f677948u;  // "Auth"enticAMD, "Hygo"nGenuine
+    unsigned leaf = 4;
+    if (amd) {
+        leaf = 0x8000001Du;
+        if (__get_cpuid_max(0x80000000u, nullptr) < leaf) return caches;
+    } else if (eax < leaf) {
+        return caches;
+    }
+    for (unsigned sub = 0; sub < 16; sub++) {
+        __cpuid_count(leaf, sub, eax, ebx, ecx, edx);
+        const CpuidCache c = decode_cpuid_cache(eax, ebx, ecx);
+        if (c.type == 0) break;
+        if (c.type != 2 && c.bytes > 0) caches[cache_key(c.level, c.type)] = c.bytes;
+    }
+    if (caches.empty() && amd && __get_cpuid_max(0x80000000u, nullptr) >= 0x80000006u) {
+        // Some hypervisors leave 0x8000001D empty but fill AMD's older cache leaves.
+        unsigned l1_ecx = 0, l2_ecx = 0, l3_edx = 0;
+        __cpuid(0x80000005u, eax, ebx, l1_ecx, edx);
+        __cpuid(0x80000006u, eax, ebx, l2_ecx, l3_edx);
+        for (const CpuidCache &c : decode_amd_legacy_caches(l1_ecx, l2_ecx, l3_edx))
+            if (c.bytes > 0) caches[cache_key(c.level, c.type)] = c.bytes;
+    }
+#endif
+    return caches;
+}
+
 void read_caches(nlohmann::json &hw) {
     nlohmann::json caches = nlohmann::json::object();
     for (int i = 0; i < 8; i++) {
@@ -80,9 +123,9 @@ void read_caches(nlohmann::json &hw) {
         const std::string type = read_first_line(dir + "type");
         const int64_t size = parse_size(read_first_line(dir + "size"));
         if (type == "Instruction" || size == 0) continue;
-        const std::string key = "l" + level + (type == "Data" ? "d" : "") + "_bytes";
-        caches[key] = size;
+        caches[cache_key(std::atoi(level.c_str()), type == "Data" ? 1 : 3)] = size;
     }
+    if (caches.empty()) caches = cpuid_caches();
     if (!caches.empty()) hw["cache"] = caches;
 }
 
@@ -114,6 +157,19 @@ std::string human_bytes(int64_t bytes) {
 
 }  // namespace
 
+CpuidCache decode_cpuid_cache(uint32_t eax, uint32_t ebx, uint32_t ecx) {
+    CpuidCache c;
+    c.type = int(eax & 0x1f);
+    c.level = int((eax >> 5) & 0x7);
+    const int64_t line = (ebx & 0xfff) + 1, partitions = ((ebx >> 12) & 0x3ff) + 1, ways = ((ebx >> 22) & 0x3ff) + 1;
+    c.bytes = ways * partitions * line * (int64_t(ecx) + 1);
+    return c;
+}
+
+std::vector<CpuidCache> decode_amd_legacy_caches(uint32_t l1_ecx, uint32_t l2_ecx, uint32_t l3_edx) {
+    return {{1, 1, int64_t(l1_ecx >> 24) << 10}, {2, 3, int64_t(l2_ecx >> 16) << 10}, {3, 3, int64_t(l3_edx >> 18) << 19}};
+}
+
 std::string host_target_string() {
     static const std::string target = Halide::get_host_target().to_string();
     return target;
@@ -136,7 +192,10 @@ const nlohmann::json &hardware_json() {
 std::string hardware_summary() {
     const nlohmann::json &hw = hardware_json();
     std::ostringstream out;
-    out << hw.value("cpu_model", std::string("unknown CPU")) << ", " << hw.value("logical_cores", 0) << " cores";
+    out << hw.value("cpu_model", std::string("unknown CPU"));
+    if (hw.contains("cpu_family") && hw.contains("cpu_model_number"))
+        out << " (family " << hw["cpu_family"].get<int>() << " model " << hw["cpu_model_number"].get<int>() << ")";
+    out << ", " << hw.value("logical_cores", 0) << " cores";
     if (hw.contains("isa")) {
         const auto &isa = hw["isa"];
         auto has = [&](const char *f) { return std::find(isa.begin(), isa.end(), f) != isa.end(); };
@@ -163,6 +222,8 @@ bool same_machine(const nlohmann::json &a, const nlohmann::json &b) {
     if (!a.is_object() || !b.is_object()) return false;
     for (const char *key : {"cpu_model", "logical_cores", "isa", "cache", "halide_target"})
         if (a.value(key, nlohmann::json()) != b.value(key, nlohmann::json())) return false;
+    for (const char *key : {"cpu_family", "cpu_model_number"})
+        if (a.contains(key) && b.contains(key) && a[key] != b[key]) return false;
     return true;
 }
 
