@@ -282,6 +282,40 @@ TEST(ModelTest, ScheduleFeaturesFollowTheLoopNest) {
     EXPECT_EQ(row, (std::vector<float>{9, 6, 0, 5, 6, 0}));
 }
 
+// matmul's update acc(n, m) += A(k, m) * B(n, k): how its loops walk A, B and the store, and the bytes the
+// innermost loops touch, with and without a vectorized n innermost.
+TEST(ModelTest, AccessFeaturesFollowTheReads) {
+    const std::vector<FuncInfo> funcs = build_workload("matmul:M=40,N=48,K=36")->func_infos;
+    auto features = [&](const std::string &actions, bool with_access) {
+        std::map<std::string, float> f;
+        for (const auto &[key, value] : schedule_features(funcs, actions_from_json(nlohmann::json::parse(actions)), with_access)) f[key] = value;
+        return f;
+    };
+    std::map<std::string, float> plain = features("[]", true);
+    EXPECT_EQ(plain.count("acc.u0|vec_contig"), 0u) << "nothing vectorized";
+    EXPECT_EQ(plain["acc.u0|in_contig"], 1) << "k walks A's rows";
+    EXPECT_EQ(plain["acc.u0|in_strided"], 1) << "and B's columns";
+    EXPECT_EQ(plain["acc.u0|in_bcast"], 0);
+    EXPECT_EQ(plain["acc.u0|in_store"], 0) << "the store stays on one element";
+    EXPECT_FLOAT_EQ(plain["acc.u0|fp1"], std::log2(1.0f + 4 * (36 + 36 + 1)));
+    EXPECT_FLOAT_EQ(plain["acc.u0|fp2"], std::log2(1.0f + 4 * (36 + 48 * 36 + 48)));
+    EXPECT_FLOAT_EQ(plain["acc.u0|fp3"], std::log2(1.0f + 4 * (36 * 40 + 48 * 36 + 48 * 40)));
+    EXPECT_FLOAT_EQ(plain["acc.u0|fp_task"], plain["acc.u0|fp3"]) << "no parallel loop: the whole nest";
+    EXPECT_EQ(plain.count("acc.u0|fp4"), 0u) << "three loops";
+
+    std::map<std::string, float> vec = features(R"([["SP","acc.u0","n",[16],"auto"],["RE","acc.u0",["n_1","k$x"]],
+        ["AN","acc.u0","n_1","vectorize"],["AN","acc.u0","m","parallel"]])", true);
+    EXPECT_EQ(vec["acc.u0|vec_bcast"], 1) << "A does not depend on n";
+    EXPECT_EQ(vec["acc.u0|vec_contig"], 1) << "B's rows";
+    EXPECT_EQ(vec["acc.u0|vec_strided"], 0);
+    EXPECT_EQ(vec["acc.u0|vec_store"], 1) << "a vector store";
+    EXPECT_EQ(vec["acc.u0|in_contig"], 1) << "the innermost loop is the vectorized one";
+    EXPECT_FLOAT_EQ(vec["acc.u0|fp1"], std::log2(1.0f + 4 * (1 + 16 + 16)));
+    EXPECT_FLOAT_EQ(vec["acc.u0|fp2"], std::log2(1.0f + 4 * (36 + 16 * 36 + 16)));
+    EXPECT_FLOAT_EQ(vec["acc.u0|fp_task"], std::log2(1.0f + 4 * (36 + 48 * 36 + 48))) << "inside the parallel m";
+    EXPECT_EQ(features("[]", false).count("acc.u0|fp1"), 0u) << "only with_access";
+}
+
 TEST(ModelTest, ParallelismFeaturesCountLaunchesAndTasks) {
     auto features = [](const std::string &spec, const std::string &actions) {
         const auto workload = build_workload(spec);

@@ -738,9 +738,17 @@ TEST(WorldModel, CalibrationSummaryNamesEveryTrainingMachine) {
     const nlohmann::json manifest = {{"hardware", {{"cpu_model", "CPU A"}}},
                                      {"machines", {{{"cpu_model", "CPU A"}}, {{"cpu_model", "CPU B"}}, {{"cpu_model", "CPU B"}}}}};
     std::ofstream(dir + "/manifest.json") << manifest.dump();
-    EXPECT_NE(calibration_summary(dir).find("records come from CPU A and CPU B)"), std::string::npos) << calibration_summary(dir);
+    EXPECT_NE(calibration_summary(dir).find("records come from CPU A and CPU B; this machine's type not among them)"), std::string::npos)
+        << calibration_summary(dir);
     std::ofstream(dir + "/manifest.json") << nlohmann::json({{"hardware", {{"cpu_model", "CPU A"}}}}).dump();
-    EXPECT_NE(calibration_summary(dir).find("records come from CPU A)"), std::string::npos) << calibration_summary(dir);
+    EXPECT_NE(calibration_summary(dir).find("records come from CPU A; this machine"), std::string::npos) << calibration_summary(dir);
+    // Two machines a hypervisor names alike are told apart by their family and caches; this one is found.
+    const nlohmann::json zen4 = {{"cpu_model", "CPU A"}, {"cache", {{"l1d_bytes", 32768}}}};
+    const nlohmann::json zen5 = {{"cpu_model", "CPU A"}, {"cpu_family", 26}, {"cpu_model_number", 2}, {"cache", {{"l1d_bytes", 49152}}}};
+    std::ofstream(dir + "/manifest.json") << nlohmann::json({{"machines", {zen4, zen5, hardware_json()}}}).dump();
+    EXPECT_NE(calibration_summary(dir).find("CPU A with L1d 32K, CPU A (family 26 model 2) with L1d 48K and "), std::string::npos)
+        << calibration_summary(dir);
+    EXPECT_NE(calibration_summary(dir).find("; this machine's type among them)"), std::string::npos) << calibration_summary(dir);
 }
 
 // An online correction scores on top of its base, the base's margins scaled by the weight it was trained

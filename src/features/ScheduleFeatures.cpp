@@ -26,7 +26,7 @@ struct Placement {
 /// The loop nests of a pipeline's stages (innermost first) as its directives reshape them.
 class NestSimulator {
 public:
-    explicit NestSimulator(const std::vector<FuncInfo> &funcs) : funcs_(funcs) {
+    explicit NestSimulator(const std::vector<FuncInfo> &funcs, bool with_access = false) : funcs_(funcs), with_access_(with_access) {
         for (const FuncInfo &f : funcs)
             for (const StageInfo &s : f.stages) {
                 std::vector<Loop> &loops = nests_[s.name];
@@ -63,7 +63,10 @@ public:
     KeyedFeatures features() const {
         KeyedFeatures out;
         for (const FuncInfo &f : funcs_) {
-            for (const StageInfo &s : f.stages) stage_features(s, out);
+            for (const StageInfo &s : f.stages) {
+                stage_features(s, out);
+                if (with_access_) access_features(f, s, out);
+            }
             if (f.is_output) continue;
             auto it = placements_.find(f.name);
             const Placement p = it == placements_.end() ? Placement{} : it->second;
@@ -169,6 +172,7 @@ public:
 
 private:
     const std::vector<FuncInfo> &funcs_;
+    bool with_access_ = false;  ///< features() adds access_features
     std::map<std::string, std::vector<Loop>> nests_;
     std::map<std::string, Placement> placements_;
     std::vector<Loop> scratch_loops_;   ///< reused by split and reorder
@@ -304,10 +308,89 @@ private:
             out.emplace_back(p + "|pos|" + d.name, pos);
         }
     }
+
+    /// How the vectorized and the innermost loop walk every read and the store (the walk counts), and the
+    /// bytes the innermost loops touch (see ScheduleFeatures.h).
+    void access_features(const FuncInfo &f, const StageInfo &s, KeyedFeatures &out) const {
+        const std::vector<Loop> &loops = nests_.at(s.name);
+        std::string vec_var;
+        size_t task_loops = loops.size();  // the loops inside the outermost parallel loop
+        for (size_t i = 0; i < loops.size(); i++) {
+            if (loops[i].vectorized) vec_var = loops[i].origin;
+            if (loops[i].parallel) task_loops = i;
+        }
+        walk_counts(f, s, vec_var, s.name + "|vec_", out);
+        if (!loops.empty()) walk_counts(f, s, loops.front().origin, s.name + "|in_", out);
+        std::map<std::string, double> extent;  // of each original dim, over the loops inside the region
+        for (size_t k = 0; k < loops.size(); k++) {
+            if (!loops[k].origin.empty()) {
+                auto it = extent.emplace(loops[k].origin, 1.0).first;
+                it->second *= double(loops[k].extent);
+            }
+            if (k < kFootprintLevels) out.emplace_back(s.name + "|fp" + std::to_string(k + 1), float(std::log2(1 + region_bytes(f, s, extent))));
+            if (k + 1 == task_loops) out.emplace_back(s.name + "|fp_task", float(std::log2(1 + region_bytes(f, s, extent))));
+        }
+    }
+
+    static constexpr size_t kFootprintLevels = 4;
+
+    enum class Walk { Broadcast, Contiguous, Strided };
+
+    /// How stepping `var` moves along an access whose dims (innermost in memory first) use `dim_vars`.
+    static Walk walk(const std::vector<std::vector<std::string>> &dim_vars, const std::vector<std::string> &unit_step_dim0, const std::string &var) {
+        auto uses = [&](const std::vector<std::string> &vars) { return std::find(vars.begin(), vars.end(), var) != vars.end(); };
+        bool used = false;
+        for (size_t j = 0; j < dim_vars.size(); j++) {
+            if (!uses(dim_vars[j])) continue;
+            if (j > 0) return Walk::Strided;
+            used = true;
+        }
+        if (!used) return Walk::Broadcast;
+        return uses(unit_step_dim0) ? Walk::Contiguous : Walk::Strided;
+    }
+
+    static void walk_counts(const FuncInfo &f, const StageInfo &s, const std::string &var, const std::string &prefix, KeyedFeatures &out) {
+        if (var.empty()) return;
+        float counts[3] = {0, 0, 0};
+        for (const StageRead &r : s.reads)
+            counts[int(walk(r.dim_vars, r.unit_step_vars.empty() ? std::vector<std::string>() : r.unit_step_vars[0], var))]++;
+        out.emplace_back(prefix + "bcast", counts[0]);
+        out.emplace_back(prefix + "contig", counts[1]);
+        out.emplace_back(prefix + "strided", counts[2]);
+        const Walk store = walk(store_vars(f), f.dims.empty() ? std::vector<std::string>() : std::vector<std::string>{f.dims[0].name}, var);
+        out.emplace_back(prefix + "store", float(int(store)));
+    }
+
+    /// The store's index: each of the Func's dims by its own var.
+    static std::vector<std::vector<std::string>> store_vars(const FuncInfo &f) {
+        std::vector<std::vector<std::string>> vars;
+        for (const LoopDim &d : f.dims) vars.push_back({d.name});
+        return vars;
+    }
+
+    /// Bytes (float32) the reads and the store touch while each original dim runs over `extent` (1 for a
+    /// dim outside the region): per access, the product over its dims of 1 + the sum of its vars' extents - 1.
+    static double region_bytes(const FuncInfo &f, const StageInfo &s, const std::map<std::string, double> &extent) {
+        auto footprint = [&](const std::vector<std::vector<std::string>> &dim_vars) {
+            double elements = 1;
+            for (const std::vector<std::string> &vars : dim_vars) {
+                double span = 1;
+                for (const std::string &v : vars) {
+                    auto it = extent.find(v);
+                    if (it != extent.end()) span += it->second - 1;
+                }
+                elements *= span;
+            }
+            return 4 * elements;
+        };
+        double bytes = footprint(store_vars(f));
+        for (const StageRead &r : s.reads) bytes += footprint(r.dim_vars);
+        return bytes;
+    }
 };
 
-KeyedFeatures schedule_features(const std::vector<FuncInfo> &funcs, const ActionList &actions) {
-    NestSimulator sim(funcs);
+KeyedFeatures schedule_features(const std::vector<FuncInfo> &funcs, const ActionList &actions, bool with_access) {
+    NestSimulator sim(funcs, with_access);
     for (const Action &a : actions) sim.apply(a);
     return sim.features();
 }

@@ -16,6 +16,16 @@
 //   F|instances          how often F is computed: product of the consumer loops down to L (1 at the root)
 //   F|store=D            D stored innermost (storage order)
 // Loops of Funcs the schedule creates (cache wrappers, rfactor) are not simulated.
+// With `with_access`, per stage S also how its loops walk the memory it reads and writes (StageRead: which
+// loop vars index each dim of each read; the store indexes its Func's dims by their own vars):
+//   S|vec_W, S|in_W      for W in bcast / contig / strided: how many reads the vectorized loop (vec_), and
+//                        the innermost loop (in_), walk on one element, on consecutive elements, or
+//                        otherwise; S|vec_store, S|in_store: the store's walk (0 bcast, 1 contig, 2 strided)
+//   S|fp1 .. S|fp4       log2(1 + bytes) the reads and the store touch over the innermost 1..4 loops
+//   S|fp_task            the same over the loops inside the outermost parallel loop (one task), or the
+//                        whole nest without one
+// A read's bytes over a region: 4 x the product over its dims of 1 + the sum of (extent - 1) of the vars
+// indexing that dim, each var's extent the product of its pieces inside the region (fused loops count 1).
 #pragma once
 
 #include "features/ActionContext.h"
@@ -34,7 +44,7 @@ using KeyedFeatures = std::vector<std::pair<std::string, float>>;
 
 /// The keyed features of a schedule of a pipeline with these Funcs. Actions naming unknown loops are
 /// skipped (the schedule is validated elsewhere).
-KeyedFeatures schedule_features(const std::vector<FuncInfo> &funcs, const ActionList &actions);
+KeyedFeatures schedule_features(const std::vector<FuncInfo> &funcs, const ActionList &actions, bool with_access = false);
 
 /// Columns of how a schedule starts parallel work that mean the same in every workload, so a learner
 /// can carry a machine's cost of starting parallel work from one workload to the next (keyed features

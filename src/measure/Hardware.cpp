@@ -189,25 +189,48 @@ const nlohmann::json &hardware_json() {
     return hw;
 }
 
-std::string hardware_summary() {
-    const nlohmann::json &hw = hardware_json();
-    std::ostringstream out;
+namespace {
+
+void write_cpu(const nlohmann::json &hw, std::ostream &out) {
     out << hw.value("cpu_model", std::string("unknown CPU"));
     if (hw.contains("cpu_family") && hw.contains("cpu_model_number"))
         out << " (family " << hw["cpu_family"].get<int>() << " model " << hw["cpu_model_number"].get<int>() << ")";
+}
+
+/// "L1d 48K L2 1M L3 508M" (the sizes it has); empty without caches.
+std::string cache_sizes(const nlohmann::json &hw) {
+    if (!hw.contains("cache") || !hw["cache"].is_object()) return "";
+    const auto &c = hw["cache"];
+    std::string out;
+    for (const char *k : {"l1d_bytes", "l2_bytes", "l3_bytes"})
+        if (c.contains(k) && c[k].is_number_integer())
+            out += std::string(out.empty() ? "" : " ") + (k[1] == '1' ? "L1d " : k[1] == '2' ? "L2 " : "L3 ") + human_bytes(c[k].get<int64_t>());
+    return out;
+}
+
+}  // namespace
+
+std::string machine_name(const nlohmann::json &hw) {
+    if (!hw.is_object()) return "unknown CPU";
+    std::ostringstream out;
+    write_cpu(hw, out);
+    const std::string caches = cache_sizes(hw);
+    if (!caches.empty()) out << " with " << caches;
+    return out.str();
+}
+
+std::string hardware_summary() {
+    const nlohmann::json &hw = hardware_json();
+    std::ostringstream out;
+    write_cpu(hw, out);
     out << ", " << hw.value("logical_cores", 0) << " cores";
     if (hw.contains("isa")) {
         const auto &isa = hw["isa"];
         auto has = [&](const char *f) { return std::find(isa.begin(), isa.end(), f) != isa.end(); };
         out << ", " << (has("avx512f") ? "avx512f" : has("avx2") ? "avx2" : has("avx") ? "avx" : "no avx");
     }
-    if (hw.contains("cache")) {
-        const auto &c = hw["cache"];
-        out << ",";
-        for (const char *k : {"l1d_bytes", "l2_bytes", "l3_bytes"})
-            if (c.contains(k))
-                out << " " << (k[1] == '1' ? "L1d" : k[1] == '2' ? "L2" : "L3") << " " << human_bytes(c[k].get<int64_t>());
-    }
+    const std::string caches = cache_sizes(hw);
+    if (!caches.empty()) out << ", " << caches;
     if (hw.contains("memory_bytes")) {
         std::ostringstream gib;
         gib.precision(1);

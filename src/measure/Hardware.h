@@ -23,6 +23,10 @@ const nlohmann::json &hardware_json();
 /// One line: "AMD EPYC (family 25 model 17), 2 cores, avx512f, L1d 32K L2 1M L3 32M, 23.5 GiB, x86-64-linux-avx-avx2-...".
 std::string hardware_summary();
 
+/// A machine description in a few words, to tell machines apart in prose: "AMD EPYC (family 26 model 2)
+/// with L1d 48K L2 1M L3 508M" (the parts it has).
+std::string machine_name(const nlohmann::json &hardware);
+
 /// Whether two hardware_json() descriptions name the same machine type (CPU model, cores, ISA, caches,
 /// Halide target, and the CPU family and model numbers where both have them (records older than those
 /// fields lack them); not the kernel or memory size). Timings are compared only within one machine type.

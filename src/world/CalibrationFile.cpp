@@ -13,21 +13,25 @@ namespace worldtune {
 
 namespace {
 
-/// The CPU models of every machine whose records trained the bundle ("machines" of the manifest, one per
-/// dataset file; a bundle that predates it names its first file's "hardware"), each once, in file order.
+/// Every machine whose records trained the bundle ("machines" of the manifest, one per dataset file; a
+/// bundle that predates it names its first file's "hardware"), each once (machine_name), in file order, and
+/// whether this machine's type (same_machine) is among them.
 std::string training_machines(const nlohmann::json &manifest) {
     if (!manifest.is_object()) return "another machine";
     nlohmann::json machines = manifest.value("machines", nlohmann::json::array());
     if (!machines.is_array() || machines.empty()) machines = nlohmann::json::array({manifest.value("hardware", nlohmann::json())});
     std::vector<std::string> names;
+    bool this_machine = false;
     for (const nlohmann::json &m : machines) {
-        const std::string name = m.is_object() ? m.value("cpu_model", std::string()) : std::string();
-        if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+        if (!m.is_object() || !m.contains("cpu_model")) continue;
+        const std::string name = machine_name(m);
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+        this_machine = this_machine || same_machine(m, hardware_json());
     }
     if (names.empty()) return "another machine";
     std::string joined;
     for (size_t i = 0; i < names.size(); i++) joined += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
-    return joined;
+    return joined + (this_machine ? "; this machine's type among them" : "; this machine's type not among them");
 }
 
 }  // namespace

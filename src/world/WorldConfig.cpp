@@ -66,6 +66,7 @@ void for_each_field(Config &c, Visit &&visit) {
     visit("online_eta", c.online_eta);
     visit("online_prior_weight", c.online_prior_weight);
     visit("online_schedule_features", c.online_schedule_features);
+    visit("online_access_features", c.online_access_features);
     visit("seed", c.seed);
     visit("threads", c.threads);
 }

@@ -102,6 +102,10 @@ struct WorldConfig {
                                        ///< runs among 0, 0.3, 1, 3: docs/results/v2-online)
     bool online_schedule_features = true;  ///< "booster": it also reads the schedule's simulated loop nest
                                            ///< (ScheduleFeatures.h; no lowering); false: the ranker's row only
+    bool online_access_features = false;   ///< "booster", with online_schedule_features: also how the loops
+                                           ///< walk each read and the bytes the innermost loops touch
+                                           ///< (ScheduleFeatures.h, with_access); replay only so far
+                                           ///< (docs/results/v2-online-access), not in a search
 
     uint64_t seed = 1;
     int threads = kDefaultThreads;

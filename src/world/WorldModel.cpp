@@ -297,7 +297,7 @@ std::vector<double> WorldModel::predict(const std::vector<ActionList> &candidate
         } else {
             std::vector<KeyedFeatures> schedules;
             schedules.reserve(candidates.size());
-            for (const ActionList &c : candidates) schedules.push_back(schedule_features(stages_->funcs, c));
+            for (const ActionList &c : candidates) schedules.push_back(schedule_features(stages_->funcs, c, bundle_.config.online_access_features));
             scores = scores_on_threads(online_, online_rows(schedules, rows, online_width_), candidates.size(), workers);
         }
     } else {
@@ -351,7 +351,7 @@ void WorldModel::update(const std::vector<MeasureResult> &results) {
             g.actions.push_back(entry.first);
             g.latencies.push_back(entry.second);
             if (booster && bundle_.config.online_schedule_features) {
-                g.schedules.push_back(schedule_features(stages_->funcs, entry.first));
+                g.schedules.push_back(schedule_features(stages_->funcs, entry.first, bundle_.config.online_access_features));
                 online_columns_.add_keys(g.schedules.back());
             }
         }
