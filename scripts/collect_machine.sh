@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 name=${1:-}
 [[ "$name" =~ ^[a-z0-9][a-z0-9-]*$ ]] || { echo "collect_machine: give a short machine name (a-z, 0-9, -), e.g. xeon" >&2; exit 2; }
 db=${DB:-collection-$name.db}
-machine="$(lscpu | sed -n 's/^Model name: *//p' | head -1) / $(nproc) cores / $(grep -o -w 'avx512f\|avx2' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+# The CPU family and model numbers tell apart CPUs a hypervisor names alike ("AMD EPYC": Zen 4 and Zen 5).
+machine="$(lscpu | sed -n 's/^Model name: *//p' | head -1) / family $(sed -n 's/^cpu family[[:space:]]*: *//p' /proc/cpuinfo | head -1) model $(sed -n 's/^model[[:space:]]*: *//p' /proc/cpuinfo | head -1) / $(nproc) cores / $(grep -o -w 'avx512f\|avx2' /proc/cpuinfo | sort -u | tr '\n' ' ')"
 if [[ -f "$db.machine" && "$(cat "$db.machine")" != "$machine" ]]; then
   echo "collect_machine: $db was begun on '$(cat "$db.machine")', this is '$machine': use another DB or NAME" >&2
   exit 1
