@@ -313,22 +313,25 @@ private:
     /// bytes the innermost loops touch (see ScheduleFeatures.h).
     void access_features(const FuncInfo &f, const StageInfo &s, KeyedFeatures &out) const {
         const std::vector<Loop> &loops = nests_.at(s.name);
+        const StageRead store = store_access(f);
         std::string vec_var;
         size_t task_loops = loops.size();  // the loops inside the outermost parallel loop
         for (size_t i = 0; i < loops.size(); i++) {
             if (loops[i].vectorized) vec_var = loops[i].origin;
             if (loops[i].parallel) task_loops = i;
         }
-        walk_counts(f, s, vec_var, s.name + "|vec_", out);
-        if (!loops.empty()) walk_counts(f, s, loops.front().origin, s.name + "|in_", out);
+        walk_counts(store, s, vec_var, s.name + "|vec_", out);
+        if (!loops.empty()) walk_counts(store, s, loops.front().origin, s.name + "|in_", out);
         std::map<std::string, double> extent;  // of each original dim, over the loops inside the region
         for (size_t k = 0; k < loops.size(); k++) {
             if (!loops[k].origin.empty()) {
                 auto it = extent.emplace(loops[k].origin, 1.0).first;
                 it->second *= double(loops[k].extent);
             }
-            if (k < kFootprintLevels) out.emplace_back(s.name + "|fp" + std::to_string(k + 1), float(std::log2(1 + region_bytes(f, s, extent))));
-            if (k + 1 == task_loops) out.emplace_back(s.name + "|fp_task", float(std::log2(1 + region_bytes(f, s, extent))));
+            if (k >= kFootprintLevels && k + 1 != task_loops) continue;
+            const float bytes = float(std::log2(1 + region_bytes(store, s, extent)));
+            if (k < kFootprintLevels) out.emplace_back(s.name + "|fp" + std::to_string(k + 1), bytes);
+            if (k + 1 == task_loops) out.emplace_back(s.name + "|fp_task", bytes);
         }
     }
 
@@ -336,44 +339,41 @@ private:
 
     enum class Walk { Broadcast, Contiguous, Strided };
 
-    /// How stepping `var` moves along an access whose dims (innermost in memory first) use `dim_vars`.
-    static Walk walk(const std::vector<std::vector<std::string>> &dim_vars, const std::vector<std::string> &unit_step_dim0, const std::string &var) {
-        auto uses = [&](const std::vector<std::string> &vars) { return std::find(vars.begin(), vars.end(), var) != vars.end(); };
-        bool used = false;
-        for (size_t j = 0; j < dim_vars.size(); j++) {
-            if (!uses(dim_vars[j])) continue;
-            if (j > 0) return Walk::Strided;
-            used = true;
-        }
-        if (!used) return Walk::Broadcast;
-        return uses(unit_step_dim0) ? Walk::Contiguous : Walk::Strided;
+    /// How stepping `var` moves along an access: not at all, to the next element (StageRead::dim_of gives
+    /// the innermost dim), or otherwise.
+    static Walk walk(const StageRead &access, const std::string &var) {
+        if (access.dim_of(var) == 0) return Walk::Contiguous;
+        for (const std::vector<std::string> &vars : access.dim_vars)
+            if (std::find(vars.begin(), vars.end(), var) != vars.end()) return Walk::Strided;
+        return Walk::Broadcast;
     }
 
-    static void walk_counts(const FuncInfo &f, const StageInfo &s, const std::string &var, const std::string &prefix, KeyedFeatures &out) {
+    static void walk_counts(const StageRead &store, const StageInfo &s, const std::string &var, const std::string &prefix, KeyedFeatures &out) {
         if (var.empty()) return;
         float counts[3] = {0, 0, 0};
-        for (const StageRead &r : s.reads)
-            counts[int(walk(r.dim_vars, r.unit_step_vars.empty() ? std::vector<std::string>() : r.unit_step_vars[0], var))]++;
+        for (const StageRead &r : s.reads) counts[int(walk(r, var))]++;
         out.emplace_back(prefix + "bcast", counts[0]);
         out.emplace_back(prefix + "contig", counts[1]);
         out.emplace_back(prefix + "strided", counts[2]);
-        const Walk store = walk(store_vars(f), f.dims.empty() ? std::vector<std::string>() : std::vector<std::string>{f.dims[0].name}, var);
-        out.emplace_back(prefix + "store", float(int(store)));
+        out.emplace_back(prefix + "store", float(int(walk(store, var))));
     }
 
-    /// The store's index: each of the Func's dims by its own var.
-    static std::vector<std::vector<std::string>> store_vars(const FuncInfo &f) {
-        std::vector<std::vector<std::string>> vars;
-        for (const LoopDim &d : f.dims) vars.push_back({d.name});
-        return vars;
+    /// The store as an access: each of the Func's dims indexed by its own var, stepping by one.
+    static StageRead store_access(const FuncInfo &f) {
+        StageRead store{f.name, false, {}, {}};
+        for (const LoopDim &d : f.dims) {
+            store.dim_vars.push_back({d.name});
+            store.unit_step_vars.push_back({d.name});
+        }
+        return store;
     }
 
     /// Bytes (float32) the reads and the store touch while each original dim runs over `extent` (1 for a
     /// dim outside the region): per access, the product over its dims of 1 + the sum of its vars' extents - 1.
-    static double region_bytes(const FuncInfo &f, const StageInfo &s, const std::map<std::string, double> &extent) {
-        auto footprint = [&](const std::vector<std::vector<std::string>> &dim_vars) {
+    static double region_bytes(const StageRead &store, const StageInfo &s, const std::map<std::string, double> &extent) {
+        auto footprint = [&](const StageRead &access) {
             double elements = 1;
-            for (const std::vector<std::string> &vars : dim_vars) {
+            for (const std::vector<std::string> &vars : access.dim_vars) {
                 double span = 1;
                 for (const std::string &v : vars) {
                     auto it = extent.find(v);
@@ -383,8 +383,8 @@ private:
             }
             return 4 * elements;
         };
-        double bytes = footprint(store_vars(f));
-        for (const StageRead &r : s.reads) bytes += footprint(r.dim_vars);
+        double bytes = footprint(store);
+        for (const StageRead &r : s.reads) bytes += footprint(r);
         return bytes;
     }
 };
