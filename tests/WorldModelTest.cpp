@@ -848,6 +848,69 @@ TEST(WorldModel, OnlineModesCorrectThePriorOrKeepIt) {
     EXPECT_LT(std::accumulate(guarded.begin(), guarded.end(), 0.0), std::accumulate(learned.begin(), learned.end(), 0.0));
 }
 
+// online_lowered_features, a cascade: the prior ranks the batch without lowering; once the booster has
+// trained, the prior's best unmeasured candidates (the shortlist) are lowered and ranked by the correction,
+// on top of every other candidate, which keeps its prior score.
+TEST(WorldModel, LoweredCascadeRanksThePriorsShortlistOnTop) {
+    const WorkloadSpec spec = WorkloadSpec::parse("matmul:M=20,N=12,K=8");
+    SketchSampler sampler(spec, SamplerParams{}, 11);
+    std::vector<ActionList> candidates;
+    for (int i = 0; i < 40; i++) candidates.push_back(sampler.sample_valid());
+    const size_t measured_count = 10, shortlist = 8;
+    const std::string dir = temp_path("online_lowered");
+    std::filesystem::remove_all(dir);
+    std::filesystem::copy(tiny_bundle(), dir, std::filesystem::copy_options::recursive);
+    nlohmann::json config = nlohmann::json::parse(std::ifstream(dir + "/config.json"));
+    config["online_mode"] = "booster";
+    config["online_lowered_features"] = true;
+    config["online_lowered_shortlist"] = shortlist;
+    std::ofstream(dir + "/config.json") << config.dump();
+
+    WorldModel m(dir, WorldVariant::World, 2);
+    m.set_task(spec);
+    const std::vector<double> prior = m.predict(candidates);
+    m.update(measured_in_order(spec, candidates, measured_count));
+    const std::vector<double> cascade = m.predict(candidates);
+
+    // The shortlist: the prior's best candidates that were not measured (and not a repeat of one).
+    std::set<std::string> measured_keys;
+    for (size_t i = 0; i < measured_count; i++) measured_keys.insert(actions_to_json(candidates[i]).dump());
+    std::vector<size_t> order(candidates.size());
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return prior[a] > prior[b]; });
+    std::set<std::string> listed_keys;
+    for (size_t i : order) {
+        const std::string key = actions_to_json(candidates[i]).dump();
+        if (listed_keys.size() < shortlist && !measured_keys.count(key)) listed_keys.insert(key);
+    }
+    std::vector<bool> listed(candidates.size(), false);  // repeats of a listed candidate are listed too
+    for (size_t i = 0; i < candidates.size(); i++) listed[i] = listed_keys.count(actions_to_json(candidates[i]).dump()) > 0;
+    ASSERT_EQ(listed_keys.size(), shortlist);
+    double lowest_listed = INFINITY, highest_other = -INFINITY;
+    for (size_t i = 0; i < candidates.size(); i++) {
+        if (listed[i]) {
+            ASSERT_TRUE(std::isfinite(cascade[i])) << i;
+            lowest_listed = std::min(lowest_listed, cascade[i]);
+        } else {
+            EXPECT_EQ(cascade[i], prior[i]) << "candidate " << i << " keeps the prior's score";
+            highest_other = std::max(highest_other, cascade[i]);
+        }
+    }
+    EXPECT_GT(lowest_listed, highest_other) << "the shortlist sits on top";
+    // The shortlist alone is ranked in the same order (the correction's, not the batch's).
+    std::vector<ActionList> alone;
+    std::vector<double> in_batch;
+    for (size_t i = 0; i < candidates.size(); i++)
+        if (listed[i] && std::count(alone.begin(), alone.end(), candidates[i]) == 0) {
+            alone.push_back(candidates[i]);
+            in_batch.push_back(cascade[i]);
+        }
+    const std::vector<double> alone_scores = m.predict(alone);
+    for (size_t a = 0; a < alone.size(); a++)
+        for (size_t b = 0; b < alone.size(); b++)
+            if (std::abs(in_batch[a] - in_batch[b]) > 1e-9) EXPECT_EQ(alone_scores[a] > alone_scores[b], in_batch[a] > in_batch[b]) << a << " " << b;
+}
+
 TEST(WorldModel, LatentCorrectionLearnsWhatThePriorMissesAndStaysAnchored) {
     // Two tasks measured on a machine where the prior is backwards: it scores a higher feature 0 as faster,
     // but the latency grows with feature 0. Feature 1 is noise.

@@ -448,4 +448,16 @@ FeatureRows extract_features(const WorkloadSpec &spec, const ActionList &actions
     return extract_features(state_stmt(spec, actions));
 }
 
+void append_pooled(const FeatureRows &rows, std::vector<float> &out) {
+    const size_t base = out.size();
+    out.resize(base + kPooledLength, 0.0f);
+    float *sum = &out[base], *max = sum + kStaticFeatureLength;
+    for (const std::vector<float> &r : rows)
+        for (int i = 0; i < kStaticFeatureLength; i++) {
+            sum[i] += r[i];
+            max[i] = std::max(max[i], r[i]);
+        }
+    out[base + 2 * kStaticFeatureLength] = float(rows.size());
+}
+
 }  // namespace worldtune

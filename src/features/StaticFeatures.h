@@ -136,5 +136,11 @@ FeatureRows extract_features(const WorkloadSpec &spec, const ActionList &actions
 /// The feature rows of a lowered statement (rows in order of the stores' first appearance).
 FeatureRows extract_features(const Halide::Internal::Stmt &stmt);
 
+/// Values of a pooled state row (one fixed-length row per state): the sum and the maximum of each statement
+/// feature over the state's statements, then the statement count.
+constexpr int kPooledLength = 2 * kStaticFeatureLength + 1;
+/// Appends the pooled row of a state's statements to `out`.
+void append_pooled(const FeatureRows &rows, std::vector<float> &out);
+
 
 }  // namespace worldtune

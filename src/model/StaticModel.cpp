@@ -24,18 +24,6 @@ std::string state_key(const WorkloadSpec &spec, const ActionList &actions) {
 
 }  // namespace
 
-void append_pooled(const FeatureRows &rows, std::vector<float> &out) {
-    const size_t base = out.size();
-    out.resize(base + kPooledLength, 0.0f);
-    float *sum = &out[base], *max = sum + kStaticFeatureLength;
-    for (const std::vector<float> &r : rows)
-        for (int i = 0; i < kStaticFeatureLength; i++) {
-            sum[i] += r[i];
-            max[i] = std::max(max[i], r[i]);
-        }
-    out[base + 2 * kStaticFeatureLength] = float(rows.size());
-}
-
 StaticModel::StaticModel(const CostModelParams &params) : params_(params), rng_(params.seed) {}
 
 void StaticModel::set_task(const WorkloadSpec &spec) {

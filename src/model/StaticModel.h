@@ -40,10 +40,6 @@ struct ModelError : OneLineError {
     using OneLineError::OneLineError;
 };
 
-/// Values of a pooled candidate row: sum and max of each statement feature, then the statement count.
-constexpr int kPooledLength = 2 * kStaticFeatureLength + 1;
-/// Appends the pooled row of a candidate's statements to `out`.
-void append_pooled(const FeatureRows &rows, std::vector<float> &out);
 
 class StaticModel : public CostModel {
 public:

@@ -67,6 +67,8 @@ void for_each_field(Config &c, Visit &&visit) {
     visit("online_prior_weight", c.online_prior_weight);
     visit("online_schedule_features", c.online_schedule_features);
     visit("online_access_features", c.online_access_features);
+    visit("online_lowered_features", c.online_lowered_features);
+    visit("online_lowered_shortlist", c.online_lowered_shortlist);
     visit("seed", c.seed);
     visit("threads", c.threads);
 }
@@ -108,6 +110,8 @@ WorldConfig WorldConfig::from_json(const nlohmann::json &j) {
         throw std::invalid_argument("world model config: need online_trust >= 0 and online_trust_top >= 1");
     if (!(c.online_prior_weight >= 0) || c.online_rounds < 0 || !(c.online_eta >= 0))
         throw std::invalid_argument("world model config: need online_prior_weight, online_rounds and online_eta >= 0");
+    if (c.online_lowered_shortlist < 1)
+        throw std::invalid_argument("world model config: need online_lowered_shortlist >= 1");
     return c;
 }
 

@@ -106,6 +106,14 @@ struct WorldConfig {
                                            ///< walk each read and the bytes the innermost loops touch
                                            ///< (ScheduleFeatures.h, with_access); replay only so far
                                            ///< (docs/results/v2-online-access), not in a search
+    bool online_lowered_features = false;  ///< "booster": also the lowered statement's pooled static
+                                           ///< features (StaticFeatures.h) of the measured candidates and,
+                                           ///< once it has trained, of a shortlist per batch (a cascade:
+                                           ///< WorldModel.h); the rest keep the prior's order below them
+                                           ///< (off: val search 1.047x at 64 [0.985-1.120],
+                                           ///< docs/results/v2-cascade)
+    int online_lowered_shortlist = 64;     ///< with online_lowered_features: the prior's best this many of a
+                                           ///< batch are lowered and ranked by the correction
 
     uint64_t seed = 1;
     int threads = kDefaultThreads;

@@ -1,6 +1,7 @@
 #include "world/WorldModel.h"
 
 #include "lower/StateText.h"
+#include "features/StaticFeatures.h"
 #include "measure/Hardware.h"
 #include "world/CalibrationFile.h"
 #include "world/Encoder.h"
@@ -12,6 +13,8 @@
 #include <filesystem>
 #include <functional>
 #include <limits>
+#include <map>
+#include <set>
 #include <thread>
 
 namespace worldtune {
@@ -126,7 +129,7 @@ WorldModel::WorldModel(const std::string &bundle_dir, WorldVariant variant, int 
     : bundle_(WorldBundle::open(bundle_dir)), variant_(variant), threads_(threads),
       ranker_(world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model)),
       calibration_(world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model)),
-      online_(world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model)) {
+      online_(world_variant_ranker(variant), state_dim_of(variant, bundle_.config.d_model)), lowered_(threads) {
     try {
         WorldConfig c = bundle_.config;
         c.threads = threads;
@@ -187,14 +190,18 @@ void WorldModel::set_task(const WorkloadSpec &spec) {
 }
 
 std::vector<float> WorldModel::online_rows(const std::vector<KeyedFeatures> &schedules, const std::vector<float> &rows,
-                                           size_t columns) const {
-    if (columns == 0) return rows;
-    const size_t base = size_t(row_width());
+                                           size_t columns, const std::vector<const std::vector<float> *> *lowered) const {
+    if (columns == 0 && !lowered) return rows;
+    const size_t base = size_t(row_width()), n = rows.size() / base;
     std::vector<float> out;
-    out.reserve(schedules.size() * (base + columns));
-    for (size_t i = 0; i < schedules.size(); i++) {
+    out.reserve(n * (base + columns + (lowered ? kPooledLength : 0)));
+    for (size_t i = 0; i < n; i++) {
         out.insert(out.end(), rows.begin() + long(i * base), rows.begin() + long((i + 1) * base));
-        online_columns_.append_row(schedules[i], columns, out);
+        if (columns > 0) online_columns_.append_row(schedules[i], columns, out);
+        if (!lowered) continue;
+        const std::vector<float> *pooled = (*lowered)[i];
+        if (pooled) out.insert(out.end(), pooled->begin(), pooled->end());
+        else out.resize(out.size() + kPooledLength, 0.0f);
     }
     return out;
 }
@@ -291,15 +298,10 @@ std::vector<double> WorldModel::predict(const std::vector<ActionList> &candidate
     const std::vector<float> rows = feature_rows(candidates, &valid);
     const size_t workers = row_workers(candidates.size());
     std::vector<double> scores;
-    if (online_trained_) {
-        if (online_width_ == 0) {
-            scores = scores_on_threads(online_, rows, candidates.size(), workers);
-        } else {
-            std::vector<KeyedFeatures> schedules;
-            schedules.reserve(candidates.size());
-            for (const ActionList &c : candidates) schedules.push_back(schedule_features(stages_->funcs, c, bundle_.config.online_access_features));
-            scores = scores_on_threads(online_, online_rows(schedules, rows, online_width_), candidates.size(), workers);
-        }
+    if (online_trained_ && bundle_.config.online_lowered_features) {
+        scores = cascade_scores(candidates, rows, valid, workers);
+    } else if (online_trained_) {
+        scores = corrected_scores(candidates, rows, workers);
     } else {
         scores = scores_on_threads(prior(), rows, candidates.size(), workers);
         if (latent_.fitted()) {
@@ -311,6 +313,70 @@ std::vector<double> WorldModel::predict(const std::vector<ActionList> &candidate
     }
     for (size_t i = 0; i < scores.size(); i++)
         if (!valid[i]) scores[i] = -std::numeric_limits<double>::infinity();
+    return scores;
+}
+
+std::vector<double> WorldModel::corrected_scores(const std::vector<ActionList> &candidates, const std::vector<float> &rows, size_t workers) {
+    const bool lowering = bundle_.config.online_lowered_features;
+    if (online_width_ == 0 && !lowering) return scores_on_threads(online_, rows, candidates.size(), workers);
+    std::vector<KeyedFeatures> schedules;
+    if (online_width_ > 0)
+        for (const ActionList &c : candidates) schedules.push_back(schedule_features(stages_->funcs, c, bundle_.config.online_access_features));
+    std::vector<const std::vector<float> *> lowered;
+    if (lowering) {
+        std::vector<const ActionList *> lists;
+        for (const ActionList &c : candidates) lists.push_back(&c);
+        lowered = lowered_.rows(task_, lists);
+    }
+    std::vector<double> scores =
+        scores_on_threads(online_, online_rows(schedules, rows, online_width_, lowering ? &lowered : nullptr), candidates.size(), workers);
+    for (size_t i = 0; i < lowered.size(); i++)
+        if (!lowered[i]) scores[i] = -std::numeric_limits<double>::infinity();  // Halide refuses the state
+    return scores;
+}
+
+std::vector<double> WorldModel::cascade_scores(const std::vector<ActionList> &candidates, const std::vector<float> &rows,
+                                               const std::vector<bool> &valid, size_t workers) {
+    std::vector<double> scores = scores_on_threads(prior(), rows, candidates.size(), workers);
+    std::vector<size_t> order = identity_order(candidates.size());
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+    std::set<std::string> measured;
+    if (const auto found = measured_.find(task_.canonical()); found != measured_.end())
+        for (const auto &entry : found->second) measured.insert(actions_to_json(entry.first).dump());
+    const size_t width = size_t(row_width()), size = size_t(bundle_.config.online_lowered_shortlist);
+    std::vector<ActionList> listed_actions;
+    std::vector<float> listed_rows;
+    std::map<std::string, size_t> listed_keys;  // action-list JSON -> place in the shortlist
+    std::vector<long> slot(candidates.size(), -1);  // each candidate's place in the shortlist (repeats share one)
+    double last_listed = std::numeric_limits<double>::infinity();
+    for (size_t i : order) {
+        // Once the shortlist is full, only repeats of its candidates (same actions, same score) join.
+        if (listed_actions.size() >= size && scores[i] < last_listed) break;
+        if (!valid[i]) continue;
+        const std::string key = actions_to_json(candidates[i]).dump();
+        if (measured.count(key)) continue;
+        if (const auto found = listed_keys.find(key); found != listed_keys.end()) {
+            slot[i] = long(found->second);
+            continue;
+        }
+        if (listed_actions.size() >= size) continue;
+        slot[i] = long(listed_actions.size());
+        last_listed = scores[i];
+        listed_keys.emplace(key, listed_actions.size());
+        listed_actions.push_back(candidates[i]);
+        listed_rows.insert(listed_rows.end(), rows.begin() + long(i * width), rows.begin() + long((i + 1) * width));
+    }
+    if (listed_actions.empty()) return scores;
+    const std::vector<double> corrected = corrected_scores(listed_actions, listed_rows, 1);
+    // The shortlist goes on top, in the correction's order: shifted above every other finite score.
+    double others = -std::numeric_limits<double>::infinity(), lowest = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < candidates.size(); i++)
+        if (slot[i] < 0 && std::isfinite(scores[i])) others = std::max(others, scores[i]);
+    for (double c : corrected)
+        if (std::isfinite(c)) lowest = std::min(lowest, c);
+    const double shift = std::isfinite(others) && std::isfinite(lowest) ? std::max(0.0, others - lowest + 1.0) : 0.0;
+    for (size_t i = 0; i < candidates.size(); i++)
+        if (slot[i] >= 0) scores[i] = corrected[size_t(slot[i])] + shift;
     return scores;
 }
 
@@ -376,10 +442,17 @@ void WorldModel::update_latent(const std::vector<OnlineGroup> &groups) {
 
 void WorldModel::update_booster(const std::vector<OnlineGroup> &groups) {
     const size_t columns = bundle_.config.online_schedule_features ? online_columns_.size() : 0;
-    const size_t width = size_t(row_width()) + columns;
+    const bool lowering = bundle_.config.online_lowered_features;
+    const size_t width = size_t(row_width()) + columns + (lowering ? kPooledLength : 0);
     RankingData data;
     for (const OnlineGroup &g : groups) {
-        const std::vector<float> rows = online_rows(g.schedules, g.rows, columns);
+        std::vector<const std::vector<float> *> lowered;
+        if (lowering) {
+            std::vector<const ActionList *> lists;
+            for (const ActionList &a : g.actions) lists.push_back(&a);
+            lowered = lowered_.rows(WorkloadSpec::parse(g.task), lists);
+        }
+        const std::vector<float> rows = online_rows(g.schedules, g.rows, columns, lowering ? &lowered : nullptr);
         std::vector<std::vector<float>> group;
         for (size_t i = 0; i < g.latencies.size(); i++)
             group.emplace_back(rows.begin() + long(i * width), rows.begin() + long((i + 1) * width));

@@ -9,6 +9,10 @@
 // a correction on the candidates' rolled-out latents and parallelism features, anchored to the prior
 // (LatentCorrection.h); "booster" trains an XGBoost correction on top of the prior's margins; "none" keeps
 // the prior. Encoder and transition stay frozen. There is no model learned from scratch on the run.
+// With WorldConfig::online_lowered_features the booster also reads the lowered statements' static features,
+// as a cascade: the prior ranks the whole batch without lowering anything, then only its best
+// `online_lowered_shortlist` (unmeasured, scorable) candidates are lowered and ranked by the correction, on
+// top of every other candidate, which keeps the prior's order.
 //
 // Ablation variants use the same bundle and the same online learning: "world-initial" scores E(s_0) (no
 // transition: only the action statistics tell candidates apart), "world-final" lowers and encodes each
@@ -25,6 +29,7 @@
 #include "search/CostModel.h"
 #include "features/ScheduleFeatures.h"
 #include "world/LatentCorrection.h"
+#include "world/LoweredRows.h"
 #include "world/Ranker.h"
 #include "world/Rollout.h"
 #include "world/WorldBundle.h"
@@ -70,8 +75,10 @@ public:
     std::vector<float> feature_rows(const std::vector<ActionList> &candidates, std::vector<bool> *valid = nullptr);
     int row_width() const { return ranker_.width() + (bundle_.config.ranker_schedule_stats ? 0 : kParallelismFeatures); }
     /// The online correction's rows: feature_rows widened by `columns` columns of the candidates' schedule
-    /// features (one KeyedFeatures per row).
-    std::vector<float> online_rows(const std::vector<KeyedFeatures> &schedules, const std::vector<float> &rows, size_t columns) const;
+    /// features (one KeyedFeatures per row) and, when `lowered` is given, by each row's pooled lowered
+    /// features (kPooledLength floats; zeros for a null pointer).
+    std::vector<float> online_rows(const std::vector<KeyedFeatures> &schedules, const std::vector<float> &rows, size_t columns,
+                                   const std::vector<const std::vector<float> *> *lowered = nullptr) const;
     const WorldBundle &bundle() const { return bundle_; }
     /// The ranker candidates are scored by before any online learning: the shipped one, calibrated to this
     /// machine when the bundle has a calibration for it.
@@ -112,6 +119,13 @@ private:
     struct OnlineGroup;  ///< one task's measurements with their feature rows (WorldModel.cpp)
     void update_booster(const std::vector<OnlineGroup> &groups);
     void update_latent(const std::vector<OnlineGroup> &groups);
+    /// The booster correction's scores of a batch (its feature rows `rows`).
+    std::vector<double> corrected_scores(const std::vector<ActionList> &candidates, const std::vector<float> &rows, size_t workers);
+    /// online_lowered_features: the prior's order, with its best unmeasured candidates lowered and ranked
+    /// by the correction on top (the cascade above).
+    std::vector<double> cascade_scores(const std::vector<ActionList> &candidates, const std::vector<float> &rows,
+                                       const std::vector<bool> &valid, size_t workers);
+    LoweredRows lowered_;      ///< online_lowered_features: pooled lowered features, cached
     nlohmann::json hardware_;
     std::vector<float> hardware_row_;  ///< hardware_features(hardware_), appended to every row
     /// This run's measurements per task: (actions, latency; <= 0 failed).

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Replay (no measuring) of the 36 round-2 val runs (docs/results/v2-dagger/round2/E*.jsonl.gz) with the
+# booster online correction as shipped (B) and with the lowered-feature cascade (online_lowered_features:
+# the prior's best `online_lowered_shortlist` of a batch lowered and ranked by a correction that also reads
+# their lowered statements' pooled static features), varied one setting at a time. Bundles are config-only
+# copies of models/world. Usage: bash docs/results/v2-cascade/replay.sh WORKDIR  (about 20 min on 2 cores)
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../../.." && pwd)
+work=${1:?give a work folder}
+mkdir -p "$work" && cd "$work"
+for n in 1 2 3; do
+  [ -f E$n.db ] || { gunzip -c "$repo/docs/results/v2-dagger/round2/E$n.jsonl.gz" > E$n.jsonl; "$repo/build/worldtune" records import --db E$n.db E$n.jsonl > /dev/null; }
+done
+bundle() {
+  rm -rf "$1"; cp -r "$repo/models/world" "$1"
+  python3 -c 'import json,sys; p=sys.argv[1]+"/config.json"; c=json.load(open(p)); c.update(json.loads(sys.argv[2])); json.dump(c, open(p, "w"), indent=2, sort_keys=True)' "$1" "$2"
+}
+bundle B '{"online_lowered_features": false, "online_rounds": 30, "online_eta": 0.1}'
+bundle L64 '{"online_lowered_features": true, "online_lowered_shortlist": 64, "online_rounds": 30, "online_eta": 0.1}'
+bundle L300 '{"online_lowered_features": true, "online_lowered_shortlist": 300, "online_rounds": 30, "online_eta": 0.1}'
+bundle LR '{"online_lowered_features": true, "online_lowered_shortlist": 64, "online_rounds": 100, "online_eta": 0.2}'
+bundle LW '{"online_lowered_features": true, "online_lowered_shortlist": 64, "online_rounds": 30, "online_eta": 0.1, "online_prior_weight": 0.3}'
+bundle LW0 '{"online_lowered_features": true, "online_lowered_shortlist": 64, "online_rounds": 30, "online_eta": 0.1, "online_prior_weight": 0}'
+bundle LRS '{"online_lowered_features": true, "online_lowered_shortlist": 64, "online_rounds": 100, "online_eta": 0.2, "online_schedule_features": false}'
+bundle LRW '{"online_lowered_features": true, "online_lowered_shortlist": 64, "online_rounds": 100, "online_eta": 0.2, "online_prior_weight": 0.3}'
+for b in ${BUNDLES:-B L64 L300 LR LW LW0 LRS LRW}; do
+  echo "## $b"
+  "$repo/build/worldtune" replay --db E1.db,E2.db,E3.db --models world --after 0,16,32,48 --threads 2 --bundle $b --seed 1 2>/dev/null
+done
