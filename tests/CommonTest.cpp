@@ -1,13 +1,18 @@
 // The shared statistics: median, geometric mean, the median over seeds and the bootstrap interval of a
-// geometric-mean speedup.
+// geometric-mean speedup; work spread over threads.
 #include "common/Booster.h"
 #include "common/FlatForest.h"
+#include "common/OnThreads.h"
 #include "common/Statistics.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
+#include <thread>
 #include <random>
 #include <vector>
 
@@ -21,6 +26,20 @@ TEST(CommonTest, MedianAndGeomean) {
     EXPECT_EQ(geomean({}), 0);
     EXPECT_NEAR(geomean({1, 4}), 2, 1e-12);
     EXPECT_EQ(median_over_seeds({{1, 9, 2}, {}, {5}, {7, 7}}), 5) << "the median of 2, 5 and 7";
+}
+
+TEST(CommonTest, ForEachOnThreadsVisitsEveryItemOnceAndPassesTheFirstErrorOn) {
+    std::vector<std::atomic<int>> visits(100);
+    for_each_on_threads(visits.size(), 3, [&](size_t i) { visits[i]++; });
+    for (size_t i = 0; i < visits.size(); i++) EXPECT_EQ(visits[i].load(), 1) << "item " << i;
+    for_each_on_threads(0, 4, [](size_t) { FAIL() << "no item, no call"; });
+    std::atomic<int> started{0};
+    EXPECT_THROW(for_each_on_threads(1000, 2, [&](size_t i) {
+        started++;
+        if (i == 5) throw std::runtime_error("item 5");
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }), std::runtime_error);
+    EXPECT_LT(started.load(), 100) << "no new item starts once the error is known";
 }
 
 TEST(CommonTest, BootstrapIntervalCoversTheSpreadOfSeedsAndWorkloads) {

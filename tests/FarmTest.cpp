@@ -1,5 +1,6 @@
 // The measurement farm: its messages round-trip; rank 0's dispatcher hands every candidate over exactly
-// once, requeues a silent measurer's work and ignores its late answers; and under mpirun (when this build
+// once, requeues a silent measurer's work and ignores its late answers, serves several threads' batches at
+// once and counts the time its measurers wait; and under mpirun (when this build
 // has MPI and mpirun exists) a collection and a network tuning store what a single process stores, also
 // when a measurer rank is killed mid-run.
 #include "TestSupport.h"
@@ -9,9 +10,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdio>
 #include <map>
 #include <set>
+#include <thread>
 
 using namespace worldtune;
 using worldtune::test::run_command;
@@ -113,6 +116,65 @@ TEST(Farm, DispatcherHandsEachCandidateOverOnceAndRequeuesASilentMeasurer) {
     farm.answer(2, 0);
     Dispatcher none(farm, {}, fp, [&] { return now; }, [&](double s) { now += s; });
     EXPECT_EQ(none.run(WorkloadSpec::parse(kSpec), candidates(3), MeasureParams(), [&](size_t, MeasureResult) { FAIL(); }, {}).size(), 3u);
+}
+
+TEST(Farm, DispatcherServesBatchesOfSeveralThreadsAtOnce) {
+    // Measurers that answer every task at once (in poll), so several threads' batches interleave freely.
+    struct AnsweringFarm : FakeFarm {
+        std::optional<FarmMessage> poll() override {
+            for (auto &[rank, held] : tasks)
+                if (!held.empty()) {
+                    answer(rank, 0);
+                    held.erase(held.begin());
+                }
+            return FakeFarm::poll();
+        }
+    } farm;
+    std::atomic<int> clock_ticks{0};
+    Dispatcher dispatcher(farm, {1, 2, 3}, FarmParams(), [&] { return 1e-3 * clock_ticks++; }, [](double) { std::this_thread::yield(); });
+    const std::vector<std::string> specs = {"matmul:M=64,N=64,K=64", "softmax:M=64,N=128", "matmul:M=32,N=16,K=8", "layernorm:M=8,N=16"};
+    std::vector<std::map<size_t, int>> handed(specs.size());
+    std::vector<int> misrouted(specs.size(), 0);
+    std::vector<std::thread> threads;
+    for (size_t t = 0; t < specs.size(); t++)
+        threads.emplace_back([&, t] {
+            const std::vector<ActionList> batch = candidates(7 + int(t));
+            for (int round = 0; round < 3; round++) {
+                const std::vector<size_t> left = dispatcher.run(WorkloadSpec::parse(specs[t]), batch, MeasureParams(), [&](size_t i, MeasureResult r) {
+                    handed[t][i]++;
+                    misrouted[t] += r.spec != WorkloadSpec::parse(specs[t]).canonical() || r.actions != actions_to_json(batch[i]);
+                }, {});
+                misrouted[t] += int(left.size());
+            }
+        });
+    for (std::thread &t : threads) t.join();
+    for (size_t t = 0; t < specs.size(); t++) {
+        EXPECT_EQ(misrouted[t], 0) << "every result reaches the thread whose batch it answers";
+        ASSERT_EQ(handed[t].size(), 7u + t);
+        for (const auto &[index, count] : handed[t]) EXPECT_EQ(count, 3) << "thread " << t << ", candidate " << index;
+    }
+    EXPECT_EQ(dispatcher.use().results, int64_t(3 * (7 + 8 + 9 + 10)));
+    EXPECT_TRUE(dispatcher.lost().empty());
+}
+
+TEST(Farm, DispatcherCountsTheTimeMeasurersWaitForABatch) {
+    FakeFarm farm;
+    double now = 0;
+    Dispatcher dispatcher(farm, {1}, FarmParams(), [&] { return now; }, [&](double) {
+        now += 1;  // each candidate takes a second
+        for (size_t k = 0; k < farm.tasks[1].size(); k++) farm.answer(1, k);
+        farm.tasks[1].clear();
+    });
+    auto batch = [&] { dispatcher.run(WorkloadSpec::parse(kSpec), candidates(2), MeasureParams(), [](size_t, MeasureResult) {}, {}); };
+    EXPECT_EQ(dispatcher.use().idle_share(), 0) << "nothing measured yet";
+    batch();     // sent at 0, both answered at 1
+    now += 10;   // rank 0 searches for 10 s: the measurer waits
+    batch();     // sent at 11, answered at 12
+    const FarmUse use = dispatcher.use();
+    EXPECT_EQ(use.results, 4);
+    EXPECT_DOUBLE_EQ(use.span_seconds, 12);
+    EXPECT_DOUBLE_EQ(use.idle_seconds, 10);
+    EXPECT_NEAR(use.idle_share(), 10.0 / 12, 1e-12);
 }
 
 namespace {

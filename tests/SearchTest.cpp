@@ -1,7 +1,7 @@
 // The search: sketch rules give valid states on every op kind, tapes replay exactly, mutation and
 // crossover keep states valid or are rejected cleanly, the evolutionary search proposes unmeasured
 // valid candidates, its batch pick skips near copies when asked to, the task scheduler allocates rounds
-// sensibly, and an interrupted tuning run resumes without measuring a state twice.
+// sensibly (also running rounds of different tasks at once), and an interrupted tuning run resumes without measuring a state twice.
 #include "TestSupport.h"
 
 #include "lower/StateText.h"
@@ -20,9 +20,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <random>
+#include <set>
+#include <thread>
 
 using namespace worldtune;
 
@@ -365,6 +370,62 @@ TEST(Search, TaskSchedulerShrinksTheWarmUpToReachEveryTask) {
     large.resume(0, 16, 1e-3);
     large.resume(2, 16, 1e-3);
     EXPECT_EQ(large.round_trials(0), 16);
+}
+
+TEST(Search, TaskSchedulerRunsRoundsOfDifferentTasksAtOnce) {
+    // A measurer as a farm is: batches of several threads at once, each taking a while.
+    struct SlowMeasurer : CandidateMeasurer {
+        std::mutex mutex;
+        std::multiset<std::string> measuring;  // specs whose batch is out now
+        int most_at_once = 0, same_task_at_once = 0;
+        void measure_batch(const WorkloadSpec &spec, const std::vector<ActionList> &candidates,
+                           const std::function<void(size_t, MeasureResult)> &on_result) override {
+            {
+                std::lock_guard<std::mutex> lock(mutex);
+                same_task_at_once += int(measuring.count(spec.canonical()));
+                measuring.insert(spec.canonical());
+                most_at_once = std::max(most_at_once, int(measuring.size()));
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(30));
+            for (size_t i = 0; i < candidates.size(); i++) {
+                MeasureResult r;
+                r.spec = spec.canonical();
+                r.actions = actions_to_json(candidates[i]);
+                r.timing.median_s = 1e-3 / double(1 + i);
+                on_result(i, r);
+            }
+            std::lock_guard<std::mutex> lock(mutex);
+            measuring.erase(measuring.find(spec.canonical()));
+        }
+    } measurer;
+    std::vector<PresetEntry> tasks = {{kSpecs[0], 1}, {kSpecs[1], 2}, {kSpecs[2], 1}, {kSpecs[3], 1}};
+    SchedulerParams params;
+    params.trials_per_round = 4;
+    params.total_trials = 40;
+    TuneParams per_round;
+    per_round.measures_per_round = 4;
+    TaskScheduler scheduler(tasks, params, [&](const WorkloadSpec &spec) { return std::make_unique<Tuner>(spec, per_round, measurer); });
+    std::mutex mutex;
+    std::map<size_t, int> measured;
+    std::atomic<int> in_on_round{0};
+    int rounds_overlapping = 0;
+    scheduler.run([&](size_t task, const MeasureResult &) {
+        std::lock_guard<std::mutex> lock(mutex);
+        measured[task]++;
+    }, [&](size_t, const TaskState &) {
+        rounds_overlapping += in_on_round++ != 0;
+        in_on_round--;
+    }, 3);
+    EXPECT_GE(measurer.most_at_once, 2) << "rounds of different tasks measure at once";
+    EXPECT_EQ(measurer.same_task_at_once, 0) << "a task runs one round at a time";
+    EXPECT_EQ(rounds_overlapping, 0) << "on_round is called one at a time";
+    int total = 0;
+    for (size_t i = 0; i < tasks.size(); i++) {
+        EXPECT_EQ(measured[i], scheduler.tasks()[i].trials);
+        EXPECT_GT(measured[i], 0) << "every task warmed up";
+        total += measured[i];
+    }
+    EXPECT_EQ(total, params.total_trials) << "the budget is spent exactly";
 }
 
 TEST(Search, KilledTuningRunResumesWithoutMeasuringTwice) {

@@ -71,6 +71,9 @@ void add_collect_subcommand(CLI::App *dataset) {
         ->capture_default_str()->check(CLI::NonNegativeNumber);
     collect->add_option("--per-round", col->params.tune.measures_per_round, "Candidates measured between model updates")
         ->capture_default_str()->check(CLI::PositiveNumber);
+    collect->add_option("--searches", col->params.searches,
+                        "Workloads searched at once under mpirun (0: enough to keep the measurer ranks busy)")
+        ->capture_default_str()->check(CLI::NonNegativeNumber);
     add_space_option(collect, col->params.tune.sampler);
     add_measure_options(collect, col->params.measure);
     collect->callback([col] {

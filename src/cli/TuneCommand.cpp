@@ -23,6 +23,7 @@ struct TuneOptions {
     std::string spec, network, db = RecordStore::kDefaultPath, model = "world", bundle;
     TuneParams tune;
     MeasureParams measure;
+    int searches = 0;
     bool quiet = false;
 };
 
@@ -36,6 +37,7 @@ StoredTuningParams stored_params(const TuneOptions &o) {
     p.source = "tune:" + o.model;
     p.tune = o.tune;
     p.measure = o.measure;
+    p.searches = o.searches;
     return p;
 }
 
@@ -107,6 +109,9 @@ void add_tune_command(CLI::App &app) {
     cmd->add_option("--bundle", opts->bundle, "World-model bundle for --model world* (default: the shipped models/world)");
     cmd->add_option("--per-round", opts->tune.measures_per_round, "Candidates measured between model updates")
         ->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--searches", opts->searches,
+                    "With --network under mpirun: subgraphs tuned at once (0: enough to keep the measurer ranks busy)")
+        ->capture_default_str()->check(CLI::NonNegativeNumber);
     cmd->add_option("--population", opts->tune.evolution.population, "Evolutionary search population")
         ->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option_function<int>(

@@ -10,6 +10,10 @@
 // its earlier passes left. A workload whose candidates run longer than max_run_seconds (median of its
 // successful records, once min_runs_for_skip exist) is skipped from then on, and so is one that cannot be
 // built; both leave a note in the database ("collect-skip:<spec>", shown by `worldtune dataset collect`).
+//
+// On a measurement farm (farm/Farm.h) rank 0 searches several workloads of a pass at once, each on a thread
+// of its own, so that the measurers never wait while one search proposes its next batch. Each workload's
+// search is seeded and resumed from its own records only, so it proposes what a lone search would.
 #pragma once
 
 #include "measure/Measurer.h"
@@ -31,6 +35,8 @@ struct CollectParams {
     double max_run_seconds = 0.2; ///< skip a workload whose candidates' median run is longer
     int min_runs_for_skip = 4;    ///< successful records needed before that median is trusted
     double hours = 0;             ///< stop (resumably) after this many hours; 0: no limit
+    int searches = 0;             ///< workloads searched at once on a farm's rank 0 (0: enough to keep its
+                                  ///< measurers busy, farm_concurrent_searches); without a farm always 1
     TuneParams tune = collection_tune_params();  ///< batch, sampler, evolution (trials and seed set per run)
     nlohmann::json machine;       ///< count, resume and learn only from records of this machine type
                                   ///< (same_machine); null: from every record (a farm sets each group's)

@@ -49,6 +49,10 @@ void farm_select_hardware(const std::string &name_part);
 
 /// How many hardware groups the farm has (0 outside a farm).
 size_t farm_group_count();
+/// How many searches rank 0 runs at once (each with batches of `batch` candidates) so that the selected
+/// group's measurers never wait for a search: 1 outside a farm; in a farm, enough batches to fill every
+/// measurer's queue (FarmParams::queue_depth) plus one search proposing its next batch meanwhile.
+int farm_concurrent_searches(int batch);
 /// Makes group `i` (< farm_group_count()) the one runs measure on; returns its hardware description.
 nlohmann::json farm_select_group(size_t i);
 

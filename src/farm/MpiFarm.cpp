@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <list>
@@ -166,6 +167,15 @@ void end_lost_ranks(const Root &root) {
     }
 }
 
+/// Rank 0, at the end: how busy a group's measurers were (docs/scale.md reads this line).
+void report_use(size_t group, const FarmUse &use) {
+    if (use.results == 0) return;
+    char line[256];
+    std::snprintf(line, sizeof line, "worldtune: farm group %zu: %lld results in %.1f s; %d measurers idle %.1f%% of that time\n",
+                  group, (long long)use.results, use.span_seconds, use.measurers, 100.0 * use.idle_share());
+    std::cerr << line;
+}
+
 void send_locked(const std::string &text, FarmTag tag) {
     std::lock_guard<std::mutex> lock(g_mpi);
     MPI_Send(text.data(), int(text.size()), MPI_CHAR, 0, int(tag), MPI_COMM_WORLD);
@@ -194,6 +204,8 @@ public:
         const std::vector<size_t> left = dispatcher_.run(spec, candidates, params_, on_result,
                                                          [](const std::string &line) { std::cerr << "worldtune: " << line << "\n"; });
         if (left.empty()) return;
+        // Concurrent searches share this fallback: one local worker, one candidate at a time.
+        std::lock_guard<std::mutex> lock(local_mutex_);
         if (!local_) {
             std::cerr << "worldtune: no measurer rank left; rank 0 measures the rest itself\n";
             local_ = std::make_unique<Measurer>(params_);
@@ -204,6 +216,7 @@ public:
 private:
     Dispatcher &dispatcher_;
     MeasureParams params_;
+    std::mutex local_mutex_;
     std::unique_ptr<Measurer> local_;
 };
 
@@ -232,6 +245,8 @@ FarmSession::~FarmSession() {
     if (!joined_) return;
     bool lost = false;  // MPI_Finalize waits for every rank, a dead one included: then nobody calls it
     if (g_root) {
+        for (size_t i = 0; i < g_root->dispatchers.size(); i++)
+            if (g_root->dispatchers[i]) report_use(i, g_root->dispatchers[i]->use());
         for (const auto &d : g_root->dispatchers) lost = lost || (d && !d->lost().empty());
         for (const Group &g : g_root->groups)
             for (int rank : g.ranks) g_root->transport->send(rank, FarmTag::Stop, lost ? kSkipFinalize : "");
@@ -318,6 +333,13 @@ void farm_select_hardware(const std::string &name_part) {
 }
 
 size_t farm_group_count() { return g_root ? g_root->groups.size() : 0; }
+
+int farm_concurrent_searches(int batch) {
+    if (!farm_active()) return 1;
+    const size_t measurers = g_root->groups[g_root->selected].ranks.size();
+    const size_t per_batch = size_t(std::max(1, batch));
+    return 1 + int((measurers * size_t(std::max(1, g_root->params.queue_depth)) + per_batch - 1) / per_batch);
+}
 
 nlohmann::json farm_select_group(size_t i) {
     g_root->selected = i;

@@ -16,6 +16,7 @@ void farm_select_hardware(const std::string &name_part) {
 }
 
 size_t farm_group_count() { return 0; }
+int farm_concurrent_searches(int) { return 1; }
 nlohmann::json farm_select_group(size_t) { throw std::invalid_argument("no measurement farm in this build"); }
 
 std::unique_ptr<CandidateMeasurer> make_measurer(const MeasureParams &params) { return std::make_unique<LocalMeasurer>(params); }

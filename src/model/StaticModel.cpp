@@ -1,18 +1,17 @@
 #include "model/StaticModel.h"
 
+#include "common/OnThreads.h"
 #include "schedule/Apply.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <fstream>
 #include <limits>
 #include <map>
 #include <sstream>
-#include <thread>
 
 namespace worldtune {
 
@@ -51,26 +50,18 @@ std::vector<const StaticModel::CacheEntry *> StaticModel::lookup(
     }
 
     std::vector<std::unique_ptr<CacheEntry>> fresh(misses.size());
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t m; (m = next++) < misses.size();) {
-            auto entry = std::make_unique<CacheEntry>();
-            try {
-                const auto &[spec, actions] = states[misses[m]];
-                entry->rows = extract_features(spec, actions);
-                entry->valid = true;
-            } catch (...) {
-                // ScheduleError: Halide refuses the state. Anything else: not scorable either.
-                entry->valid = false;
-            }
-            fresh[m] = std::move(entry);
+    for_each_on_threads(misses.size(), params_.threads, [&](size_t m) {
+        auto entry = std::make_unique<CacheEntry>();
+        try {
+            const auto &[spec, actions] = states[misses[m]];
+            entry->rows = extract_features(spec, actions);
+            entry->valid = true;
+        } catch (...) {
+            // ScheduleError: Halide refuses the state. Anything else: not scorable either.
+            entry->valid = false;
         }
-    };
-    const size_t threads = std::min<size_t>(std::max(1, params_.threads), misses.size());
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < threads; t++) pool.emplace_back(work);
-    work();
-    for (std::thread &t : pool) t.join();
+        fresh[m] = std::move(entry);
+    });
     for (size_t m = 0; m < misses.size(); m++) {
         const std::string &key = keys[misses[m]];
         cache_[key] = std::move(fresh[m]);

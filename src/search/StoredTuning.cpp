@@ -1,7 +1,10 @@
 #include "search/StoredTuning.h"
 
 #include "farm/Farm.h"
+#include "search/SharedTaskModel.h"
 #include "workload/Presets.h"
+
+#include <mutex>
 
 namespace worldtune {
 
@@ -34,8 +37,14 @@ NetworkResult tune_network_stored(RecordStore &store, const std::string &network
     sp.trials_per_round = p.tune.measures_per_round;
     TuneParams per_round = p.tune;
     per_round.trials = sp.trials_per_round;
+    // Only a farm measures several candidates at once; locally, rounds run one after another.
+    const int searches = farm_active() ? (p.searches > 0 ? p.searches : farm_concurrent_searches(sp.trials_per_round)) : 1;
+    std::mutex model_mutex, store_mutex;
+    std::vector<std::unique_ptr<SharedTaskModel>> views;  // one per task when rounds run at once
     TaskScheduler scheduler(preset(network), sp, [&](const WorkloadSpec &spec) {
-        return std::make_unique<Tuner>(spec, per_round, *measurer, &model);
+        CostModel *task_model = &model;
+        if (searches > 1) task_model = views.emplace_back(std::make_unique<SharedTaskModel>(model, model_mutex)).get();
+        return std::make_unique<Tuner>(spec, per_round, *measurer, task_model);
     });
     for (size_t i = 0; i < scheduler.tasks().size(); i++) {
         const TaskState &t = scheduler.tasks()[i];
@@ -46,11 +55,13 @@ NetworkResult tune_network_stored(RecordStore &store, const std::string &network
     }
     int done = 0;
     scheduler.run([&](size_t, const MeasureResult &r) {
+        std::lock_guard<std::mutex> lock(store_mutex);
         store.add(r, p.source);
         done++;
     }, [&](size_t, const TaskState &t) {
+        std::lock_guard<std::mutex> lock(store_mutex);
         if (on_round) on_round(t, done, scheduler.estimated_latency());
-    });
+    }, searches);
     NetworkResult out;
     for (const TaskState &t : scheduler.tasks()) out.subgraphs.push_back({t.entry, t.flops, t.trials, t.best});
     out.estimated_latency = scheduler.estimated_latency();

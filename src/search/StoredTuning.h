@@ -18,6 +18,8 @@ struct StoredTuningParams {
     std::string source = "tune";  ///< the records' source
     TuneParams tune;               ///< tune.trials: the run's budget (over all subgraphs, for a network)
     MeasureParams measure;
+    int searches = 0;              ///< a network's subgraphs tuned at once on a farm's rank 0 (0: enough to keep
+                                   ///< its measurers busy, farm_concurrent_searches); without a farm always 1
 };
 
 /// Marks every stored state of `spec` as seen by `tuner` and lets `model` learn from them; returns them.

@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace worldtune {
 
@@ -40,8 +41,12 @@ public:
     /// Sets what the database already knows of task i (resume).
     void resume(size_t task, int trials, double best_latency);
     /// Runs rounds until the budget is spent; `on_measured(task, result)` after each measurement.
+    /// With `searches` > 1, that many rounds of different tasks run at once, each on a thread of its own (a
+    /// measurement farm measures one task's batch while another task's search proposes): the callbacks may
+    /// then come from any of those threads, on_round one at a time, and the tuners must not share an unlocked
+    /// model. A round is picked as in a lone run, among the tasks no other round holds.
     void run(const std::function<void(size_t, const MeasureResult &)> &on_measured,
-             const std::function<void(size_t, const TaskState &)> &on_round = nullptr);
+             const std::function<void(size_t, const TaskState &)> &on_round = nullptr, int searches = 1);
 
     const std::vector<TaskState> &tasks() const { return tasks_; }
     /// Σ occurrences × best latency; tasks without a result count as `missing_penalty` each (seconds).
@@ -54,6 +59,13 @@ public:
     std::vector<size_t> missing_tasks() const;
 
 private:
+    /// The best task to pick among those not `busy` (none: every task is busy).
+    std::optional<size_t> pick_free_task(const std::vector<bool> &busy) const;
+    /// Round size as round_trials, with `reserved` trials of running rounds counted as spent.
+    int round_trials(size_t task, const std::vector<bool> &busy, int reserved) const;
+    /// Books a finished round of task i that measured `s`.
+    void finish_round(size_t i, const TuneSummary &s);
+
     std::vector<TaskState> tasks_;
     SchedulerParams params_;
     int spent_ = 0;

@@ -1,10 +1,7 @@
 #include "world/LoweredRows.h"
 
+#include "common/OnThreads.h"
 #include "features/StaticFeatures.h"
-
-#include <algorithm>
-#include <atomic>
-#include <thread>
 
 namespace worldtune {
 
@@ -18,23 +15,15 @@ std::vector<const std::vector<float> *> LoweredRows::rows(const WorkloadSpec &sp
         if (cache_.emplace(keys.back(), nullptr).second) misses.push_back(i);
     }
     std::vector<std::unique_ptr<std::vector<float>>> fresh(misses.size());
-    std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t m; (m = next++) < misses.size();) {
-            try {
-                auto row = std::make_unique<std::vector<float>>();
-                append_pooled(extract_features(spec, *candidates[misses[m]]), *row);
-                fresh[m] = std::move(row);
-            } catch (...) {
-                // ScheduleError: Halide refuses the state; anything else leaves it unscorable too.
-            }
+    for_each_on_threads(misses.size(), threads_, [&](size_t m) {
+        try {
+            auto row = std::make_unique<std::vector<float>>();
+            append_pooled(extract_features(spec, *candidates[misses[m]]), *row);
+            fresh[m] = std::move(row);
+        } catch (...) {
+            // ScheduleError: Halide refuses the state; anything else leaves it unscorable too.
         }
-    };
-    const size_t workers = std::min<size_t>(size_t(std::max(1, threads_)), misses.size());
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < workers; t++) pool.emplace_back(work);
-    if (!misses.empty()) work();
-    for (std::thread &t : pool) t.join();
+    });
     for (size_t m = 0; m < misses.size(); m++) cache_[keys[misses[m]]] = std::move(fresh[m]);
     std::vector<const std::vector<float> *> out;
     for (const std::string &k : keys) out.push_back(cache_.at(k).get());
