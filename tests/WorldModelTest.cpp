@@ -139,6 +139,41 @@ const std::string &tiny_bundle() {
     return dir;
 }
 
+RankerParams one_thread_params(int rounds, double eta) {
+    RankerParams p;
+    p.rounds = rounds;
+    p.eta = eta;
+    p.threads = 1;
+    return p;
+}
+
+Ranker trained_ranker(const RankingData &data, int state_dim, const RankerParams &params) {
+    Ranker ranker("world", state_dim);
+    ranker.train(data, nullptr, params);
+    return ranker;
+}
+
+/// Ranking data of `groups` groups of `per_group` rows, the first `varying` columns uniform in [0, 1) and
+/// the rest 0; a row's latency is 1 + 3 × its first column + noise × uniform.
+RankingData random_ranking_data(unsigned seed, int groups, int per_group, int width, int varying, double noise) {
+    RankingData data;
+    data.width = width;
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    for (int g = 0; g < groups; g++) {
+        std::vector<std::vector<float>> rows;
+        std::vector<double> latencies;
+        for (int i = 0; i < per_group; i++) {
+            std::vector<float> row(static_cast<size_t>(width), 0.0f);
+            for (int k = 0; k < varying; k++) row[size_t(k)] = u(rng);
+            latencies.push_back(1.0 + 3.0 * row[0] + noise * u(rng));
+            rows.push_back(row);
+        }
+        data.add_group(rows, latencies);
+    }
+    return data;
+}
+
 }  // namespace
 
 TEST(WorldModel, TokenizerKeepsNumbersMeaningful) {
@@ -756,26 +791,9 @@ TEST(WorldModel, CalibrationSummaryNamesEveryTrainingMachine) {
 // twice the base's spread at weight 2.
 TEST(WorldModel, OnlineCorrectionScalesItsBaseByThePriorWeight) {
     const int state_dim = 3, width = state_dim + kActionStatFeatures + kHardwareFeatures;
-    RankingData data;
-    data.width = width;
-    std::mt19937 rng(5);
-    std::uniform_real_distribution<float> u(0.0f, 1.0f);
-    for (int g = 0; g < 4; g++) {
-        std::vector<std::vector<float>> rows;
-        std::vector<double> latencies;
-        for (int i = 0; i < 12; i++) {
-            std::vector<float> row(static_cast<size_t>(width), 0.0f);
-            for (float &v : row) v = u(rng);
-            latencies.push_back(1.0 + 3.0 * row[0] + 0.1 * u(rng));
-            rows.push_back(row);
-        }
-        data.add_group(rows, latencies);
-    }
-    RankerParams params;
-    params.rounds = 20;
-    params.threads = 1;
-    Ranker base("world", state_dim);
-    base.train(data, nullptr, params);
+    const RankingData data = random_ranking_data(5, 4, 12, width, width, 0.1);
+    const RankerParams params = one_thread_params(20, RankerParams().eta);
+    const Ranker base = trained_ranker(data, state_dim, params);
     const std::vector<double> prior = base.predict(data.rows, data.size());
     RankerParams idle = params;
     idle.rounds = 1;
@@ -792,6 +810,23 @@ TEST(WorldModel, OnlineCorrectionScalesItsBaseByThePriorWeight) {
         EXPECT_NEAR(none[i], none[0], 1e-6) << i;
         EXPECT_NEAR(two[i] - two[0], 2.0 * (prior[i] - prior[0]), 1e-4) << i;
     }
+}
+
+TEST(WorldModel, OnlineCorrectionNeverSplitsOnItsHiddenColumns) {
+    // Only the state columns vary, and latency follows the first: a correction that reads them learns it,
+    // one blind to them (online_reads_latent false) has nothing to split on.
+    const int state_dim = 3, width = state_dim + kActionStatFeatures + kHardwareFeatures;
+    const RankingData data = random_ranking_data(7, 3, 10, width, state_dim, 0.0);
+    const RankerParams params = one_thread_params(10, 0.3);
+    const Ranker base = trained_ranker(data, state_dim, params);
+    auto spread = [&](size_t hidden) {
+        Ranker correction("world", state_dim);
+        correction.train_on_top(base, data, params, 0.0, hidden);
+        const std::vector<double> scores = correction.predict(data.rows, data.size());
+        return *std::max_element(scores.begin(), scores.end()) - *std::min_element(scores.begin(), scores.end());
+    };
+    EXPECT_GT(spread(0), 0.1);
+    EXPECT_NEAR(spread(size_t(state_dim)), 0.0, 1e-9);
 }
 
 // Online learning goes through the world model itself: "latent" corrects the prior on the rolled-out

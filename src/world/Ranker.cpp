@@ -189,11 +189,16 @@ int Ranker::train(const RankingData &train, const RankingData *val, const Ranker
     return kept;
 }
 
-void Ranker::train_on_top(const Ranker &base, const RankingData &data, const RankerParams &params, double base_weight) {
+void Ranker::train_on_top(const Ranker &base, const RankingData &data, const RankerParams &params, double base_weight,
+                          size_t hidden_columns) {
     if (data.size() == 0) return;
     if (data.width < base.width())
         throw std::runtime_error("ranker: online rows have " + std::to_string(data.width) + " features, the base reads " + std::to_string(base.width()));
-    XgbMatrix d(data.rows, data.size(), size_t(data.width));
+    // A column constant in training is one no tree splits on: the correction is blind to the hidden ones.
+    std::vector<float> seen = data.rows;
+    for (size_t r = 0; r < data.size(); r++)
+        std::fill_n(seen.begin() + long(r * size_t(data.width)), std::min(hidden_columns, size_t(data.width)), 0.0f);
+    XgbMatrix d(seen, data.size(), size_t(data.width));
     d.set_labels(training_labels(data.labels, params.label_grades));
     d.set_groups(data.groups);
     const std::vector<double> base_scores = base.predict(narrow_rows(data.rows, data.size(), data.width, base.width()), data.size());

@@ -111,8 +111,10 @@ public:
     int train(const RankingData &train, const RankingData *val, const RankerParams &params);
     /// Trains an online correction on top of `base` (its margins times `base_weight` as base margin) for
     /// `rounds` rounds. Rows may be wider than the base's: the base reads their first base.width() values,
-    /// the correction all. base_weight 0: the correction learns alone, from scratch.
-    void train_on_top(const Ranker &base, const RankingData &data, const RankerParams &params, double base_weight = 1.0);
+    /// the correction all but its first `hidden_columns` (the base still reads them; the correction's trees
+    /// never split on them). base_weight 0: the correction learns alone, from scratch.
+    void train_on_top(const Ranker &base, const RankingData &data, const RankerParams &params, double base_weight = 1.0,
+                      size_t hidden_columns = 0);
     /// Makes a loaded correction score on top of `base` again (train_on_top's link is not saved).
     void set_base(const Ranker *base) { base_ = base; }
     /// Scores of rows (higher = faster): `count` rows of width() floats or more (it reads the first width()

@@ -63,6 +63,8 @@ void for_each_field(Config &c, Visit &&visit) {
     visit("online_trust", c.online_trust);
     visit("online_trust_top", c.online_trust_top);
     visit("online_rounds", c.online_rounds);
+    visit("online_depth", c.online_depth);
+    visit("online_reads_latent", c.online_reads_latent);
     visit("online_eta", c.online_eta);
     visit("online_prior_weight", c.online_prior_weight);
     visit("online_schedule_features", c.online_schedule_features);
@@ -110,8 +112,8 @@ WorldConfig WorldConfig::from_json(const nlohmann::json &j) {
         throw std::invalid_argument("world model config: need online_trust >= 0 and online_trust_top >= 1");
     if (!(c.online_prior_weight >= 0) || c.online_rounds < 0 || !(c.online_eta >= 0))
         throw std::invalid_argument("world model config: need online_prior_weight, online_rounds and online_eta >= 0");
-    if (c.online_lowered_shortlist < 1)
-        throw std::invalid_argument("world model config: need online_lowered_shortlist >= 1");
+    if (c.online_lowered_shortlist < 1 || c.online_depth < 1)
+        throw std::invalid_argument("world model config: need online_lowered_shortlist >= 1 and online_depth >= 1");
     return c;
 }
 

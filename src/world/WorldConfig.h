@@ -96,6 +96,13 @@ struct WorldConfig {
                                    ///< fastest measured candidates (x the measured scores' spread; 0: off)
     int online_trust_top = 4;      ///< "latent": how many of the fastest measured candidates anchor it
     int online_rounds = 30;        ///< "booster": rounds of the XGBoost correction on a run's measurements
+    int online_depth = 4;          ///< "booster": its trees' depth (at most ranker_depth; 6 was no better
+                                   ///< in replay: docs/results/v2-online-depth)
+    bool online_reads_latent = true;  ///< "booster": it also splits on the predicted final state (z^_T and
+                                      ///< the probe's score); false: only on the columns after them (the
+                                      ///< prior still reads them for the base margin). Replay with the
+                                      ///< cascade: top-1 after 48 0.623 -> 0.688 (docs/results/v2-online-depth);
+                                      ///< not yet tried in a search
     double online_eta = 0.1;       ///< "booster": its learning rate
     double online_prior_weight = 1.0;  ///< "booster": the prior's scores, times this, are its base margin
                                        ///< (0: the correction learns from the run alone; replay on the val

@@ -4,17 +4,7 @@
 # the prior's best `online_lowered_shortlist` of a batch lowered and ranked by a correction that also reads
 # their lowered statements' pooled static features), varied one setting at a time. Bundles are config-only
 # copies of models/world. Usage: bash docs/results/v2-cascade/replay.sh WORKDIR  (about 20 min on 2 cores)
-set -euo pipefail
-repo=$(cd "$(dirname "$0")/../../.." && pwd)
-work=${1:?give a work folder}
-mkdir -p "$work" && cd "$work"
-for n in 1 2 3; do
-  [ -f E$n.db ] || { gunzip -c "$repo/docs/results/v2-dagger/round2/E$n.jsonl.gz" > E$n.jsonl; "$repo/build/worldtune" records import --db E$n.db E$n.jsonl > /dev/null; }
-done
-bundle() {
-  rm -rf "$1"; cp -r "$repo/models/world" "$1"
-  python3 -c 'import json,sys; p=sys.argv[1]+"/config.json"; c=json.load(open(p)); c.update(json.loads(sys.argv[2])); json.dump(c, open(p, "w"), indent=2, sort_keys=True)' "$1" "$2"
-}
+source "$(dirname "$0")/../../../scripts/replay_prelude.sh" "$@"
 bundle B '{"online_lowered_features": false, "online_rounds": 30, "online_eta": 0.1}'
 bundle L64 '{"online_lowered_features": true, "online_lowered_shortlist": 64, "online_rounds": 30, "online_eta": 0.1}'
 bundle L300 '{"online_lowered_features": true, "online_lowered_shortlist": 300, "online_rounds": 30, "online_eta": 0.1}'
