@@ -5,5 +5,5 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:?give the variant folder}; keys=${2:?give the config keys as JSON}
-rm -rf "$dir"; cp -r "$repo/models/world" "$dir"
+rm -rf "$dir"; mkdir -p "$(dirname "$dir")"; cp -r "$repo/models/world" "$dir"
 python3 -c 'import json,sys; p=sys.argv[1]+"/config.json"; c=json.load(open(p)); c.update(json.loads(sys.argv[2])); json.dump(c, open(p, "w"), indent=2, sort_keys=True)' "$dir" "$keys"
