@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Val-list search (measures: a quiet machine) of the replay's best correction, LR-NL (lowered features, 100
-# rounds, eta 0.2, blind to the latent columns), against the shipped bundle B: 8 val workloads x 3 seeds x
+# rounds, eta 0.2, blind to the latent columns), against the shipped bundle B: 12 val workloads x 3 seeds x
 # 64 trials each, interleaved (scripts/val_search_knobs.sh; resumable). The LR-NL bundle is a config-only
 # copy of models/world made in WORKDIR.
 # Usage: bash docs/results/v2-online-depth/search.sh WORKDIR
