@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Val-list search (measures: a quiet machine): Z (rankers with the Zen 5 record set) against C (the same
-# retrain without it), 12 val workloads x 3 seeds x 64 trials, interleaved (scripts/val_search_knobs.sh;
+# retrain without it), 12 val workloads x SEEDS (default 1 2 3; the report adds SEEDS="4 5") x 64 trials,
+# interleaved (scripts/val_search_knobs.sh;
 # resumable). Run train.sh with the same WORKDIR first.
 # Usage: bash docs/results/v2-zen5-ranker/search.sh WORKDIR
 #        python3 scripts/val_search_knobs_summary.py WORKDIR/runs C 8,16,32,48,64 Z
