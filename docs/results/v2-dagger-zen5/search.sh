@@ -1,13 +1,8 @@
 #!/usr/bin/env bash
 # Val-list search (measures: a quiet machine): D (rankers with the Zen 5 picks) against C (the same retrain
 # without them), 12 val workloads x SEEDS (default 1 2 3 4 5) x 64 trials, interleaved
-# (scripts/val_search_knobs.sh; resumable). Run train.sh with the same WORKDIR first.
+# (scripts/val_bundles_ab.sh; resumable). Run train.sh with the same WORKDIR first.
 # Usage: bash docs/results/v2-dagger-zen5/search.sh WORKDIR
 #        python3 scripts/val_search_knobs_summary.py WORKDIR/runs C 8,16,32,48,64 D
 set -euo pipefail
-repo=$(cd "$(dirname "$0")/../../.." && pwd)
-work=$(cd "${1:?give a work folder}" && pwd)
-printf 'C --model world --bundle %s\nD --model world --bundle %s\n' "$work/bundles/C" "$work/bundles/D" \
-  > "$work/configs.txt"
-cd "$repo"
-SEEDS=${SEEDS:-1 2 3 4 5} bash scripts/val_search_knobs.sh "$work/runs" "$work/configs.txt"
+SEEDS=${SEEDS:-1 2 3 4 5} bash "$(dirname "$0")/../../../scripts/val_bundles_ab.sh" "${1:?give a work folder}" C D
