@@ -7,6 +7,7 @@
 set -euo pipefail
 [ $# -ge 3 ] || { echo "usage: val_bundles_ab.sh WORKDIR NAME NAME..." >&2; exit 2; }
 repo=$(cd "$(dirname "$0")/.." && pwd)
+[ -d "$1" ] || { echo "val_bundles_ab: no work folder $1" >&2; exit 2; }
 work=$(cd "$1" && pwd); shift
 : > "$work/configs.txt"
 for name in "$@"; do
