@@ -142,6 +142,20 @@ TEST(Study, SideBySideMeasuresEveryEntryAndPeerEachRound) {
     EXPECT_FALSE(peer_not_applicable("output check failed"));
 }
 
+TEST(Study, SideBySideShufflesPeersAmongTheSchedules) {
+    std::mt19937_64 rng(11);
+    int peer_not_last = 0;  // rounds where some schedule runs after a peer
+    for (int round = 0; round < 20; round++) {
+        const std::vector<SideBySideItem> items = side_by_side_round(3, {"onednn", "libtorch"}, rng);
+        ASSERT_EQ(items.size(), 5u);
+        std::multiset<std::string> seen;
+        for (const SideBySideItem &item : items) seen.insert(item.peer.empty() ? "schedule " + std::to_string(item.schedule) : item.peer);
+        EXPECT_EQ(seen, (std::multiset<std::string>{"libtorch", "onednn", "schedule 0", "schedule 1", "schedule 2"}));
+        if (items[3].peer.empty() || items[4].peer.empty()) peer_not_last++;  // the two peers are not the last two
+    }
+    EXPECT_GT(peer_not_last, 10) << "the peers run among the schedules, not after them";
+}
+
 TEST(Study, BenchReportsAndResumesWithoutMeasuringAgain) {
     const BenchParams p = tiny_bench("bench");
     const BenchResults results = run_bench(p);

@@ -1,8 +1,9 @@
 // The one re-measurement loop of every comparison (bench, compare, the network estimate): the best
 // schedules a study found are measured again beside the peers, in rounds, with the same harness, thread
 // count and machine state, so the numbers compared were taken together. In each round every schedule is
-// measured once in a shuffled order (a burst of load on the shared machine then hits no column
-// systematically), then every peer runs once.
+// measured once and every peer runs once, all in one shuffled order: a burst of load on the shared machine,
+// or what one kernel leaves behind (a hot or throttled core, a polluted cache), then hits no column and no
+// peer systematically. (Until 2026-12-04 the peers ran after the schedules in every round.)
 #pragma once
 
 #include "baseline/Baseline.h"
@@ -39,6 +40,15 @@ struct SideBySideParams {
     BaselineParams baseline;  ///< peer_params(): the candidates' threads and timing harness
     std::string worker_binary;  ///< the worldtune binary that runs the peers ("": this process's)
 };
+
+/// One item of a round: a schedule (its index among the entries) or a peer (its name).
+struct SideBySideItem {
+    size_t schedule = 0;
+    std::string peer;  ///< "" for a schedule
+};
+
+/// The order of one round: every schedule and every peer once, shuffled together.
+std::vector<SideBySideItem> side_by_side_round(size_t schedules, const std::vector<std::string> &peers, std::mt19937_64 &order_rng);
 
 /// Runs `params.rounds` rounds on `spec`, adding what they measure to `out`. A failed re-measurement of a
 /// schedule is left out; a peer's failure is noted (its earlier latencies stay).
