@@ -44,7 +44,7 @@ std::vector<SideBySideItem> side_by_side_round(size_t schedules, const std::vect
     return items;
 }
 
-void remeasure_side_by_side(const WorkloadSpec &spec, std::vector<SideBySideEntry> entries, const SideBySideParams &params,
+void remeasure_side_by_side(const WorkloadSpec &spec, const std::vector<SideBySideEntry> &entries, const SideBySideParams &params,
                             Measurer &measurer, std::mt19937_64 &order_rng, SideBySide &out) {
     std::vector<std::string> peers;  // the peers that apply to this workload
     for (const std::string &peer : params.peers) {

@@ -52,7 +52,7 @@ std::vector<SideBySideItem> side_by_side_round(size_t schedules, const std::vect
 
 /// Runs `params.rounds` rounds on `spec`, adding what they measure to `out`. A failed re-measurement of a
 /// schedule is left out; a peer's failure is noted (its earlier latencies stay).
-void remeasure_side_by_side(const WorkloadSpec &spec, std::vector<SideBySideEntry> entries, const SideBySideParams &params,
+void remeasure_side_by_side(const WorkloadSpec &spec, const std::vector<SideBySideEntry> &entries, const SideBySideParams &params,
                             Measurer &measurer, std::mt19937_64 &order_rng, SideBySide &out);
 
 /// Whether a peer note says the peer does not apply to the workload (a "–" cell rather than "err").
