@@ -198,6 +198,50 @@ int main() {
     EXPECT_NE(out.find("kernel ok"), std::string::npos) << out;
 }
 
+TEST(Cli, ExportedKernelWithAWeightLayoutIsCorrect) {
+    // The same dense layer with W asked for in the packed layout (search space v3): the caller passes W
+    // n-innermost, as export says; the kernel refuses W in its default layout.
+    const std::string db = temp_path("layout.db"), dir = temp_path("layout_out"), actions = temp_path("layout.json");
+    std::remove(db.c_str());
+    const std::string spec = "dense:M=6,N=40,K=24";
+    std::ofstream(actions) << R"([["SP","out","n",[16],"guard"],["RE","out",["n_1","n_0","m"]],["AN","out","m","parallel"],)"
+                              R"(["AN","out","n_1","vectorize"],["CA","acc","out","n_0"],["SP","acc.u0","n",[8],"guard"],)"
+                              R"(["RE","acc.u0",["n_1","k$x","n_0","m"]],["AN","acc.u0","n_1","vectorize"],["SO","W",["_1","_0"]]])";
+    std::string out;
+    ASSERT_EQ(run_worldtune("measure " + spec + " --actions " + actions + " --repeats 1 --min-time 0 --db " + db, out), 0) << out;
+    EXPECT_NE(out.find("passed"), std::string::npos) << out;
+    ASSERT_EQ(run_worldtune("best " + spec + " --db " + db, out), 0) << out;
+    EXPECT_NE(out.find("W.dim(0).set_stride(40); W.dim(1).set_stride(1);"), std::string::npos) << out;
+    ASSERT_EQ(run_worldtune("export " + spec + " --out " + dir + " --name dl --db " + db, out), 0) << out;
+    EXPECT_NE(out.find("pass W in the schedule's layout, strides [40,1]"), std::string::npos) << out;
+    std::ofstream(dir + "/main.cpp") << R"(#include "dl.h"
+#include "HalideBuffer.h"
+#include <cmath>
+#include <cstdio>
+void report(void *, const char *message) { std::printf("refused: %s\n", message); }  // instead of abort()
+int main() {
+    halide_set_error_handler(report);
+    const int M = 6, N = 40, K = 24;
+    Halide::Runtime::Buffer<float> X(K, M), W(K, N), Y(N, M);
+    Halide::Runtime::Buffer<float> Wn({K, N}, {1, 0});  // n innermost
+    for (int m = 0; m < M; m++) for (int k = 0; k < K; k++) X(k, m) = float((m * 7 + k * 3) % 11) - 5;
+    for (int n = 0; n < N; n++) for (int k = 0; k < K; k++) W(k, n) = Wn(k, n) = float((k * 5 + n) % 13) - 6;
+    if (dl(X, W, Y) == 0) { std::printf("the default layout was accepted\n"); return 3; }
+    if (dl(X, Wn, Y) != 0) return 2;
+    for (int m = 0; m < M; m++) for (int n = 0; n < N; n++) {
+        float ref = 0;
+        for (int k = 0; k < K; k++) ref += X(k, m) * W(k, n);
+        if (std::fabs(ref - Y(n, m)) > 1e-3f) { std::printf("mismatch at %d %d\n", n, m); return 1; }
+    }
+    std::printf("kernel ok\n");
+    return 0;
+}
+)";
+    link_and_run(dir, "dl", out);
+    EXPECT_NE(out.find("refused: "), std::string::npos) << out;
+    EXPECT_NE(out.find("kernel ok"), std::string::npos) << out;
+}
+
 TEST(Cli, NetworkTuningReportsEverySubgraph) {
     const std::string db = temp_path("network.db");
     std::remove(db.c_str());

@@ -3,6 +3,7 @@
 #include "lower/StateText.h"
 #include "schedule/Action.h"
 #include "schedule/Apply.h"
+#include "schedule/PrintHalide.h"
 #include "search/SketchSampler.h"
 
 #include "TestSupport.h"
@@ -132,6 +133,33 @@ TEST(ScheduleTest, InvalidActionListNamesTheFailingAction) {
     // A storage order naming a dim the Func does not have, or one dim twice.
     EXPECT_THROW(state_text(spec, parse(R"([["SO","acc",["m","zz"]]])")), ScheduleError);
     EXPECT_THROW(state_text(spec, parse(R"([["SO","acc",["m","m"]]])")), ScheduleError);
+}
+
+TEST(ScheduleTest, AWeightCanBeAskedForInAnotherLayout) {
+    // dense reads W(k, n): `SO` on the input W stores n innermost (stride 1 along n, N along k), so the
+    // vectorized n loop loads whole vectors; the workload records the layout its caller must pass, and the
+    // printed schedule says so.
+    const WorkloadSpec spec = WorkloadSpec::parse("dense:M=4,N=32,K=24");
+    const ActionList actions = parse(R"([["SP","out","n",[8],"auto"],["AN","out","n_1","vectorize"],)"
+                                     R"(["SO","W",["_1","_0"]]])");
+    std::unique_ptr<Workload> w = build_workload(spec);
+    apply_actions(*w, actions);
+    const int W = w->input_index("W");
+    ASSERT_GE(W, 0);
+    EXPECT_EQ(w->input_layouts[size_t(W)], (std::vector<int>{1, 0}));
+    EXPECT_EQ(w->input_strides(size_t(W)), (std::vector<int>{32, 1}));
+    EXPECT_TRUE(w->input_layouts[size_t(w->input_index("X"))].empty());
+    const std::string before = state_text(spec, actions, 2), after = state_text(spec, actions);
+    EXPECT_NE(before, after);
+    EXPECT_NE(before.find(", 24, 8)]*"), std::string::npos) << before;  // W gathered, a stride of K = 24
+    EXPECT_EQ(after.find(", 24, 8)"), std::string::npos) << after;     // dense vector loads from W itself
+    const std::string code = print_halide(*build_workload(spec), actions);
+    EXPECT_NE(code.find("W.dim(0).set_stride(32); W.dim(1).set_stride(1);"), std::string::npos) << code;
+    // Only weights: an activation's layout belongs to the caller; a dim the input lacks; twice.
+    EXPECT_THROW(state_text(spec, parse(R"([["SO","X",["_1","_0"]]])")), ScheduleError);
+    EXPECT_THROW(state_text(spec, parse(R"([["SO","W",["_2","_0"]]])")), ScheduleError);
+    EXPECT_THROW(state_text(spec, parse(R"([["SO","W",["_1","_0"]],["SO","W",["_0","_1"]]])")), ScheduleError);
+    EXPECT_THROW(state_text(WorkloadSpec::parse(kMatmul), parse(R"([["SO","B",["_1","_0"]]])")), ScheduleError);
 }
 
 TEST(ScheduleTest, StateTextIsDeterministicWithinAndAcrossProcesses) {

@@ -5,6 +5,7 @@
 #include "TestSupport.h"
 
 #include "lower/StateText.h"
+#include "measure/OutputCheck.h"
 #include "model/RandomModel.h"
 #include "schedule/Apply.h"
 #include "search/BatchSelection.h"
@@ -110,6 +111,44 @@ TEST(Search, InputsReadAlongTheVectorLoopArePacked) {
     EXPECT_GE(packed, 6);
     SketchSampler matmul(WorkloadSpec::parse("matmul:M=8,N=64,K=16"), v2, test_seed());
     for (int i = 0; i < 20; i++) EXPECT_EQ(packed_inputs(matmul.sample_valid(), ""), 0);
+}
+
+TEST(Search, Space3AsksForWeightsInThePackedLayout) {
+    // Space 3 may ask for a weight read along the vector loop in the packed layout (`SO` on the input
+    // itself) instead of copying it; space 2 never does, and an activation never gets a layout.
+    SamplerParams v3 = sampler_params_for_space("v3"), v2 = sampler_params_for_space("v2");
+    v3.vector_lanes = v2.vector_lanes = 8;
+    const auto weight_layouts = [](const ActionList &actions) {
+        int n = 0;
+        for (const Action &a : actions) {
+            if (a.kind != ActionKind::StorageOrder || (a.stage != "W" && a.stage != "X")) continue;
+            EXPECT_EQ(a.stage, "W");
+            EXPECT_EQ(a.dims[0], "_1") << "n innermost";
+            n++;
+        }
+        return n;
+    };
+    const WorkloadSpec dense = WorkloadSpec::parse("dense:M=8,N=64,K=16");
+    SketchSampler layouts(dense, v3, test_seed()), copies(dense, v2, test_seed());
+    int asked = 0, measured = 0;
+    for (int i = 0; i < 80; i++) {
+        const ActionList a = layouts.sample_valid();
+        asked += weight_layouts(a) > 0;
+        EXPECT_EQ(weight_layouts(copies.sample_valid()), 0);
+        if (measured < 2 && weight_layouts(a) > 0) {  // the sample runs and is right, with W passed in its layout
+            measured++;
+            std::unique_ptr<Workload> w = build_workload(dense);
+            apply_actions(*w, a);
+            const std::vector<Halide::Buffer<float>> inputs = random_inputs(*w, 3);
+            EXPECT_EQ(inputs[size_t(w->input_index("W"))].dim(1).stride(), 1);
+            for (size_t j = 0; j < inputs.size(); j++) w->inputs[j].set(inputs[j]);
+            Halide::Buffer<float> out = w->pipeline().realize(w->output_shape, Halide::get_host_target());
+            EXPECT_TRUE(check_output(*w, inputs, out, 1e-4, 1e-5, 3).ok) << actions_to_json(a).dump();
+        }
+    }
+    // Half of the packed samples (about a third of all) use the layout: 10 to 17 of 80 expected; under 3 is far outside.
+    EXPECT_GE(asked, 3);
+    EXPECT_EQ(measured, 2);
 }
 
 TEST(Search, LongRowReductionsAreRfactoredIntoVectors) {

@@ -77,7 +77,15 @@ void add_best_commands(CLI::App &app) {
         }
         std::printf(", out [");
         for (size_t i = 0; i < w->output_shape.size(); i++) std::printf("%s%d", i ? "," : "", w->output_shape[i]);
-        std::printf("]\nlink with: -lpthread -ldl\n");
+        std::printf("]\n");
+        for (size_t i = 0; i < w->inputs.size(); i++) {
+            if (w->input_layouts[i].empty()) continue;
+            std::printf("pass %s in the schedule's layout, strides [", w->inputs[i].name().c_str());
+            const std::vector<int> strides = w->input_strides(i);
+            for (size_t d = 0; d < strides.size(); d++) std::printf("%s%d", d ? "," : "", strides[d]);
+            std::printf("] (a weight: arrange it once; any other layout is refused)\n");
+        }
+        std::printf("link with: -lpthread -ldl\n");
     });
 }
 

@@ -65,7 +65,11 @@ void warm_up() {
 }  // namespace
 
 MeasureSession::Data &MeasureSession::data_for(const Workload &w, uint64_t seed) {
-    const std::string key = w.spec.canonical() + "#" + std::to_string(seed);
+    std::string key = w.spec.canonical() + "#" + std::to_string(seed);
+    for (const std::vector<int> &layout : w.input_layouts) {  // weights a schedule asks for in another layout
+        key += "#";
+        for (int d : layout) key += std::to_string(d);
+    }
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
     if (cache_order_.size() >= kCachedSpecs) {

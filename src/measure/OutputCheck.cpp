@@ -14,7 +14,7 @@ std::vector<Halide::Buffer<float>> random_inputs(const Workload &w, uint64_t see
         std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + i + 1);
         std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
         b.for_each_value([&](float &v) { v = uniform(rng); });
-        buffers.push_back(std::move(b));
+        buffers.push_back(arrange_in_layout(b, w.input_layouts[i]));
     }
     return buffers;
 }

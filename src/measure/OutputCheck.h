@@ -17,7 +17,8 @@ constexpr int kRandomCheckPoints = 512;        ///< bigger outputs: this many se
 constexpr int kEdgeCheckPointsPerSide = 4;     ///< ... plus every corner and, per dim and side, this many
                                                ///< random points with that dim at its first / last index
 
-/// One buffer per input of `w`, in its shape, uniform in [-1, 1] from `seed` (the same seed, the same data).
+/// One buffer per input of `w`, in its shape and layout, uniform in [-1, 1] from `seed` (the same seed, the
+/// same value at every coordinate, whatever the layout).
 std::vector<Halide::Buffer<float>> random_inputs(const Workload &w, uint64_t seed);
 
 /// The output points to check (Halide order), sorted and without duplicates.

@@ -158,6 +158,7 @@ private:
     }
 
     void storage_order(const Action &a) {
+        if (w_.is_input(a.stage)) return input_layout(a);
         Func f = func(a.stage);
         std::vector<std::string> args;
         for (const Var &v : f.args()) args.push_back(v.name());
@@ -170,6 +171,23 @@ private:
             order.push_back(Var(d));
         }
         f.reorder_storage(order);
+    }
+
+    /// A weight's layout: the caller passes it with these strides (checked by the pipeline), so its
+    /// loads follow them; the arranging happens once, outside the program.
+    void input_layout(const Action &a) {
+        const size_t i = size_t(w_.input_index(a.stage));
+        if (!w_.is_weight(a.stage)) throw Refusal("input " + a.stage + " is not a weight: its layout is the caller's");
+        if (!w_.input_layouts[i].empty()) throw Refusal("input " + a.stage + " already has a layout");
+        std::vector<int> order;
+        try {
+            order = w_.input_layout_of(i, a.dims);
+        } catch (const std::invalid_argument &e) {
+            throw Refusal(e.what());
+        }
+        w_.input_layouts[i] = order;
+        const std::vector<int> strides = w_.input_strides(i);
+        for (size_t j = 0; j < strides.size(); j++) w_.inputs[i].dim(int(j)).set_stride(strides[j]);
     }
 
     void cache(const Action &a) {

@@ -2,6 +2,7 @@
 
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace worldtune {
 
@@ -25,7 +26,7 @@ std::string stage_code(const std::string &stage) {
 
 class Printer {
 public:
-    explicit Printer(const Workload &w) {
+    explicit Printer(const Workload &w) : w_(w) {
         for (const FuncInfo &f : w.func_infos)
             for (const StageInfo &s : f.stages)
                 for (const LoopDim &d : s.dims)
@@ -85,6 +86,7 @@ public:
                 << (a.consumer.empty() ? "" : identifier(a.consumer)) << ");";
             break;
         case ActionKind::StorageOrder: {
+            if (w_.is_input(a.stage)) return input_layout(a);
             out << s << ".reorder_storage(";
             for (size_t i = 0; i < a.dims.size(); i++) out << (i ? ", " : "") << "Var(\"" << a.dims[i] << "\")";
             out << ");";
@@ -95,7 +97,23 @@ public:
     }
 
 private:
+    const Workload &w_;
     std::set<std::string> rvars_;
+
+    /// A weight's layout: stride constraints on the input (the caller passes it arranged so).
+    std::string input_layout(const Action &a) const {
+        const size_t i = size_t(w_.input_index(a.stage));
+        std::vector<int> strides;
+        try {
+            strides = Workload::layout_strides(w_.input_shapes[i], w_.input_layout_of(i, a.dims));
+        } catch (const std::invalid_argument &e) {
+            return "// " + std::string(e.what());
+        }
+        std::ostringstream out;
+        for (size_t d = 0; d < strides.size(); d++) out << identifier(a.stage) << ".dim(" << d << ").set_stride(" << strides[d] << "); ";
+        out << "// pass " << a.stage << " in this layout (arranged once, before the runs)";
+        return out.str();
+    }
 };
 
 }  // namespace

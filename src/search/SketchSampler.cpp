@@ -38,7 +38,9 @@ void move_innermost(std::vector<std::string> &loops, const std::string &name) {
 
 }  // namespace
 
-std::vector<std::string> search_space_names() { return {"v1", "v2"}; }
+std::vector<std::string> search_space_names() { return {"v1", "v2", "v3"}; }
+
+std::string default_search_space() { return search_space_names()[size_t(SamplerParams{}.space - 1)]; }
 
 SamplerParams sampler_params_for_space(const std::string &name) {
     const std::vector<std::string> names = search_space_names();
@@ -324,14 +326,18 @@ void SketchSampler::pack_inputs(ActionList &out, const FuncInfo &f, const std::s
             const int d = read.dim_of(vector_var);
             if (!read.is_input || d <= 0 || packed.count(read.producer) || !chance(DecisionKind::Structure, params_.p_pack_input)) continue;
             packed.insert(read.producer);
-            const Action cache = Action::cache(read.producer, f.name);
-            const std::string wrapper = cache.created_func();
-            out.push_back(cache);
-            // The wrapper's dims are Halide's _0 .. _n-1 (the input's, innermost first): store _d innermost.
-            const auto dim = [](size_t i) { return "_" + std::to_string(i); };
+            // The input's dims (and its wrapper's) are Halide's _0 .. _n-1, innermost first: store _d innermost.
+            const auto dim = input_dim_name;
             std::vector<std::string> storage = {dim(size_t(d))};
             for (size_t i = 0; i < read.dim_vars.size(); i++)
                 if (int(i) != d) storage.push_back(dim(i));
+            if (params_.space >= 3 && workload_->is_weight(read.producer) && chance(DecisionKind::Structure, params_.p_weight_layout)) {
+                out.push_back(Action::storage_order(read.producer, storage));
+                continue;
+            }
+            const Action cache = Action::cache(read.producer, f.name);
+            const std::string wrapper = cache.created_func();
+            out.push_back(cache);
             out.push_back(Action::storage_order(wrapper, storage));
             int64_t extent = vector_extent;  // of dim _d in the packed region
             if (!tile_loop.empty() && !chance(DecisionKind::ComputeLocation, params_.p_pack_at_root)) {

@@ -18,6 +18,10 @@
 //   elementwise        simple elementwise stages stay inlined (always-inline) or are computed at the
 //                      output's tile or at root, vectorized along their innermost loop
 //   unroll             random unrolling of small inner loops
+//   weight layout      (space 3) a packed input that is a weight (a dense layer's or a convolution's) may
+//                      instead be asked for in that layout (`SO` on the input): the caller arranges it once,
+//                      before the runs, as oneDNN arranges weights in its preferred format, and the program
+//                      reads it in place
 //   packed input       (space 2) an input that a reduction reads with a stride along its vectorized loop
 //                      (a dense layer's W[n][k] read along n, a convolution's OIhw weights read along the
 //                      output channels) is copied per output tile, per iteration of the output's parallel
@@ -49,10 +53,13 @@ namespace worldtune {
 /// Every knob of random sampling, with its default.
 struct SamplerParams {
     int space = 2;                   ///< the sketch rules: 1 = before search space v2 (no packed inputs, unroll
-                                     ///< up to max_unroll), 2 = with packed inputs and register tiles
+                                     ///< up to max_unroll), 2 = with packed inputs and register tiles,
+                                     ///< 3 = and weights asked for in a packed layout
     int vector_lanes = 0;            ///< float32 lanes of a vector; 0: the host target's natural width
     int vector_registers = 0;        ///< vector registers of the target; 0: the host's (32 with AVX-512, else 16)
     double p_pack_input = 0.5;       ///< (space 2) chance of packing an input read strided along the vector loop
+    double p_weight_layout = 0.5;    ///< (space 3) of a packed input that is a weight: chance of asking for it
+                                     ///< in the packed layout instead of copying it inside the program
     double p_rfactor = 0.5;          ///< (space 2) chance of rfactoring a long contiguous row reduction
     double p_serial = 0.1;           ///< (space 2) chance of a schedule without parallel loops
     double p_pack_at_root = 0.1;     ///< (space 2) of a packed input: chance of packing it once at the root
@@ -75,8 +82,10 @@ struct SamplerParams {
     int max_tries = 50;              ///< draws per valid sample before giving up
 };
 
-/// The sampler's settings for a named search space ("v1", "v2"); throws std::invalid_argument otherwise.
+/// The sampler's settings for a named search space ("v1", "v2", "v3"); throws std::invalid_argument otherwise.
 SamplerParams sampler_params_for_space(const std::string &name);
+/// The space SamplerParams{} samples (its `space`), by name: what tune, compare and bench use unless told.
+std::string default_search_space();
 /// The names sampler_params_for_space accepts, newest last.
 std::vector<std::string> search_space_names();
 

@@ -23,7 +23,7 @@ int count_of(const std::map<std::string, int> &counts, const std::string &key) {
 /// A --models entry: a cost model, optionally with the search space it searches and, for the world
 /// models, the bundle they load: MODEL[/SPACE][@BUNDLE] ("static/v1", "world/v2@models/retrained").
 struct ModelEntry {
-    std::string model, space;  ///< space "": the default (the newest)
+    std::string model, space;  ///< space "": the default (default_search_space())
     std::string bundle;        ///< "": --bundle (or the shipped one)
 };
 
@@ -38,7 +38,7 @@ ModelEntry parse_entry(const std::string &entry) {
     return e;
 }
 
-std::string space_of(const ModelEntry &e) { return e.space.empty() ? search_space_names().back() : e.space; }
+std::string space_of(const ModelEntry &e) { return e.space.empty() ? default_search_space() : e.space; }
 
 /// The run's records are kept under the model, the space it searched and the bundle it named.
 std::string compare_source(const ModelEntry &e, uint64_t seed) {

@@ -20,7 +20,8 @@ class WorkloadBuilder {
 public:
     explicit WorkloadBuilder(Workload &w) : w_(w) {}
     /// A float32 input with `shape` in Halide order (innermost first), dense, min 0, with estimates.
-    Halide::ImageParam input(const std::string &name, const std::vector<int> &shape);
+    /// A weight (InputRole::Weight) may be asked for in another layout by a schedule.
+    Halide::ImageParam input(const std::string &name, const std::vector<int> &shape, InputRole role = InputRole::Activation);
     /// Registers a Func; `extents` are its pure dims' extents (innermost first). Call producers first.
     void func(const Halide::Func &f, const std::vector<int64_t> &extents);
     /// Registers the output (after every other Func): fixes its buffer shape and sets estimates.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <sstream>
+#include <stdexcept>
 
 namespace worldtune {
 
@@ -40,6 +41,58 @@ bool StageInfo::has_reduction() const {
 
 bool FuncInfo::has_reduction() const {
     return std::any_of(stages.begin(), stages.end(), [](const StageInfo &s) { return s.has_reduction(); });
+}
+
+int Workload::input_index(const std::string &name) const {
+    for (size_t i = 0; i < inputs.size(); i++)
+        if (inputs[i].name() == name) return int(i);
+    return -1;
+}
+
+bool Workload::is_weight(const std::string &name) const {
+    const int i = input_index(name);
+    return i >= 0 && input_roles[size_t(i)] == InputRole::Weight;
+}
+
+std::vector<int> Workload::layout_strides(const std::vector<int> &shape, const std::vector<int> &layout) {
+    std::vector<int> order = layout;
+    if (order.empty())
+        for (size_t d = 0; d < shape.size(); d++) order.push_back(int(d));
+    std::vector<int> strides(shape.size(), 0);
+    int stride = 1;
+    for (int d : order) {
+        strides[size_t(d)] = stride;
+        stride *= shape[size_t(d)];
+    }
+    return strides;
+}
+
+std::vector<int> Workload::input_layout_of(size_t i, const std::vector<std::string> &names) const {
+    const size_t dims = input_shapes[i].size();
+    std::vector<int> order;
+    for (const std::string &name : names) {
+        int d = -1;
+        for (size_t j = 0; j < dims; j++)
+            if (input_dim_name(j) == name) d = int(j);
+        if (d < 0) throw std::invalid_argument("input " + inputs[i].name() + " has no dimension '" + name + "'");
+        if (std::find(order.begin(), order.end(), d) != order.end())
+            throw std::invalid_argument("storage order names '" + name + "' twice");
+        order.push_back(d);
+    }
+    for (size_t j = 0; j < dims; j++)
+        if (std::find(order.begin(), order.end(), int(j)) == order.end()) order.push_back(int(j));
+    return order;
+}
+
+std::string input_dim_name(size_t d) { return "_" + std::to_string(d); }
+
+Buffer<float> arrange_in_layout(const Buffer<float> &dense, const std::vector<int> &layout) {
+    if (layout.empty()) return dense;
+    std::vector<int> sizes;
+    for (int d = 0; d < dense.dimensions(); d++) sizes.push_back(dense.dim(d).extent());
+    Buffer<float> arranged(sizes, layout);
+    arranged.copy_from(dense);
+    return arranged;
 }
 
 std::vector<Argument> Workload::arguments() const {
@@ -147,7 +200,7 @@ std::vector<StageRead> stage_reads(const std::vector<Expr> &values, const std::v
 
 }  // namespace
 
-ImageParam WorkloadBuilder::input(const std::string &name, const std::vector<int> &shape) {
+ImageParam WorkloadBuilder::input(const std::string &name, const std::vector<int> &shape, InputRole role) {
     check_buffer_size(name, shape);
     ImageParam p(Float(32), static_cast<int>(shape.size()), name);
     int stride = 1;
@@ -158,6 +211,8 @@ ImageParam WorkloadBuilder::input(const std::string &name, const std::vector<int
     }
     w_.inputs.push_back(p);
     w_.input_shapes.push_back(shape);
+    w_.input_roles.push_back(role);
+    w_.input_layouts.emplace_back();
     return p;
 }
 

@@ -56,12 +56,21 @@ struct FuncInfo {
     bool is_pure() const { return stages.size() == 1; }
 };
 
+/// What an input holds: data that flows between layers (its layout is the caller's), or a weight, known
+/// before the program runs, which a schedule may ask for in another layout (an `SO` action on the input,
+/// arranged once by the caller, outside the timed run, as oneDNN's preferred weight formats are).
+enum class InputRole { Activation, Weight };
+
 /// A built pipeline. Directives mutate its Funcs in place: build a fresh Workload for every state.
 class Workload {
 public:
     WorkloadSpec spec;
     std::vector<Halide::ImageParam> inputs;           ///< in argument order
     std::vector<std::vector<int>> input_shapes;       ///< Halide order (innermost first)
+    std::vector<InputRole> input_roles;               ///< per input
+    /// Per input, the order in which its dims are laid out in memory, innermost first (Halide's
+    /// storage_order); empty: dim order, dense (the default). Set by an `SO` action on a weight.
+    std::vector<std::vector<int>> input_layouts;
     Halide::Func output;
     std::vector<int> output_shape;                    ///< Halide order (innermost first)
     std::map<std::string, Halide::Func> funcs;        ///< every Func by name, the output included
@@ -74,7 +83,24 @@ public:
     const StageInfo *find_stage(const std::string &stage_name) const;
     /// The Func or ImageParam with this name as a Func handle (inputs only through `in()` wrappers).
     bool is_input(const std::string &name) const;
+    /// The index of the input with this name, or -1.
+    int input_index(const std::string &name) const;
+    bool is_weight(const std::string &name) const;
+    /// Input i's strides (Halide order) in its layout: dense, innermost dim of the layout stride 1.
+    std::vector<int> input_strides(size_t i) const { return layout_strides(input_shapes[i], input_layouts[i]); }
+    /// The layout of input i that dims named "_<d>" give, innermost first; dims left out follow, in dim
+    /// order. Throws std::invalid_argument for an unknown or repeated name.
+    std::vector<int> input_layout_of(size_t i, const std::vector<std::string> &names) const;
+    /// Strides (Halide order) of a dense buffer of `shape` laid out in `layout` (innermost first; empty: dim order).
+    static std::vector<int> layout_strides(const std::vector<int> &shape, const std::vector<int> &layout);
 };
+
+/// The name Halide and worldtune give an input's (or a cache wrapper's) dim d: "_<d>".
+std::string input_dim_name(size_t d);
+
+/// `dense` (dim order, dense) copied into a buffer laid out in `layout` (innermost dim first; empty:
+/// `dense` itself): the same value at every coordinate.
+Halide::Buffer<float> arrange_in_layout(const Halide::Buffer<float> &dense, const std::vector<int> &layout);
 
 /// Builds the pipeline of a spec. Throws SpecError for shapes the op cannot build.
 std::unique_ptr<Workload> build_workload(const WorkloadSpec &spec);
