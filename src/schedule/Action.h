@@ -16,7 +16,10 @@
 //                                                  (`in()`), named "<func>_in" for every consumer, or
 //                                                  "<func>_in_<consumer>" for one; "" means every consumer
 //   SO  ["SO", func, [inner, ..., outer]]          storage order of `func`'s pure dims, innermost first
-//                                                  (reorder_storage): which loop may vectorize densely
+//                                                  (reorder_storage): which loop may vectorize densely;
+//                                                  on a weight input (dims "_0".."_n-1", the rest follow
+//                                                  in order): the layout its caller passes it in, arranged
+//                                                  once before the runs (stride constraints on the input)
 // A stage is a Func name ("acc", its pure definition) or "<func>.u<i>" (update i).
 //
 // How to add an action kind:
