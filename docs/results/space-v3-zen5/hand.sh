@@ -3,7 +3,7 @@
 # interleaved against the same schedules with the weight asked for in the packed layout (search space v3:
 # the copy of W per parallel iteration replaced by one `SO` on W, arranged once before the runs).
 # A measurement: nothing else may run. Usage, from the repository root:
-#   bash docs/results/weight-layout-zen5/hand.sh > docs/results/weight-layout-zen5/hand.txt
+#   bash docs/results/space-v3-zen5/hand.sh > docs/results/space-v3-zen5/hand.txt
 set -euo pipefail
 dir=$(dirname "$0")
 WT=${WORLDTUNE:-build/worldtune}
