@@ -157,6 +157,40 @@ int main() {
     EXPECT_NE(out.find("no successful record"), std::string::npos) << out;
 }
 
+/// A program that runs the exported dense kernel NAME (M=6, N=40, K=24) and checks it against a plain loop;
+/// with `weight_layout` it passes W n-innermost and first checks that W in the default layout is refused.
+std::string dense_kernel_check(const std::string &name, bool weight_layout) {
+    std::string program = "#include \"" + name + ".h\"\n";
+    program += R"(#include "HalideBuffer.h"
+#include <cmath>
+#include <cstdio>
+void report(void *, const char *message) { std::printf("refused: %s\n", message); }  // instead of abort()
+int main() {
+    halide_set_error_handler(report);
+    const int M = 6, N = 40, K = 24;
+    Halide::Runtime::Buffer<float> X(K, M), W(K, N), Y(N, M);
+    Halide::Runtime::Buffer<float> Wn({K, N}, {1, 0});  // n innermost
+    for (int m = 0; m < M; m++) for (int k = 0; k < K; k++) X(k, m) = float((m * 7 + k * 3) % 11) - 5;
+    for (int n = 0; n < N; n++) for (int k = 0; k < K; k++) W(k, n) = Wn(k, n) = float((k * 5 + n) % 13) - 6;
+)";
+    if (weight_layout)
+        program += "    if (KERNEL(X, W, Y) == 0) { std::printf(\"the default layout was accepted\\n\"); return 3; }\n"
+                   "    if (KERNEL(X, Wn, Y) != 0) return 2;\n";
+    else
+        program += "    if (KERNEL(X, W, Y) != 0) return 2;\n";
+    program += R"(    for (int m = 0; m < M; m++) for (int n = 0; n < N; n++) {
+        float ref = 0;
+        for (int k = 0; k < K; k++) ref += X(k, m) * W(k, n);
+        if (std::fabs(ref - Y(n, m)) > 1e-3f) { std::printf("mismatch at %d %d\n", n, m); return 1; }
+    }
+    std::printf("kernel ok\n");
+    return 0;
+}
+)";
+    for (size_t at = program.find("KERNEL"); at != std::string::npos; at = program.find("KERNEL", at)) program.replace(at, 6, name);
+    return program;
+}
+
 TEST(Cli, ExportedKernelWithAPackedInputIsCorrect) {
     // A dense layer whose weights W[n][k] are packed per output tile into a buffer that stores n innermost
     // (search space v2's packed-input rule): measured, exported, linked and checked against a plain loop.
@@ -174,26 +208,7 @@ TEST(Cli, ExportedKernelWithAPackedInputIsCorrect) {
     ASSERT_EQ(run_worldtune("measure " + spec + " --actions " + actions + " --repeats 1 --min-time 0 --db " + db, out), 0) << out;
     EXPECT_NE(out.find("passed"), std::string::npos) << out;
     ASSERT_EQ(run_worldtune("export " + spec + " --out " + dir + " --name dn --db " + db, out), 0) << out;
-    const std::string main_cpp = dir + "/main.cpp";
-    std::ofstream(main_cpp) << R"(#include "dn.h"
-#include "HalideBuffer.h"
-#include <cmath>
-#include <cstdio>
-int main() {
-    const int M = 6, N = 40, K = 24;
-    Halide::Runtime::Buffer<float> X(K, M), W(K, N), Y(N, M);
-    for (int m = 0; m < M; m++) for (int k = 0; k < K; k++) X(k, m) = float((m * 7 + k * 3) % 11) - 5;
-    for (int n = 0; n < N; n++) for (int k = 0; k < K; k++) W(k, n) = float((k * 5 + n) % 13) - 6;
-    if (dn(X, W, Y) != 0) return 2;
-    for (int m = 0; m < M; m++) for (int n = 0; n < N; n++) {
-        float ref = 0;
-        for (int k = 0; k < K; k++) ref += X(k, m) * W(k, n);
-        if (std::fabs(ref - Y(n, m)) > 1e-3f) { std::printf("mismatch at %d %d\n", n, m); return 1; }
-    }
-    std::printf("kernel ok\n");
-    return 0;
-}
-)";
+    std::ofstream(dir + "/main.cpp") << dense_kernel_check("dn", false);
     link_and_run(dir, "dn", out);
     EXPECT_NE(out.find("kernel ok"), std::string::npos) << out;
 }
@@ -214,29 +229,7 @@ TEST(Cli, ExportedKernelWithAWeightLayoutIsCorrect) {
     EXPECT_NE(out.find("W.dim(0).set_stride(40); W.dim(1).set_stride(1);"), std::string::npos) << out;
     ASSERT_EQ(run_worldtune("export " + spec + " --out " + dir + " --name dl --db " + db, out), 0) << out;
     EXPECT_NE(out.find("pass W in the schedule's layout, strides [40,1]"), std::string::npos) << out;
-    std::ofstream(dir + "/main.cpp") << R"(#include "dl.h"
-#include "HalideBuffer.h"
-#include <cmath>
-#include <cstdio>
-void report(void *, const char *message) { std::printf("refused: %s\n", message); }  // instead of abort()
-int main() {
-    halide_set_error_handler(report);
-    const int M = 6, N = 40, K = 24;
-    Halide::Runtime::Buffer<float> X(K, M), W(K, N), Y(N, M);
-    Halide::Runtime::Buffer<float> Wn({K, N}, {1, 0});  // n innermost
-    for (int m = 0; m < M; m++) for (int k = 0; k < K; k++) X(k, m) = float((m * 7 + k * 3) % 11) - 5;
-    for (int n = 0; n < N; n++) for (int k = 0; k < K; k++) W(k, n) = Wn(k, n) = float((k * 5 + n) % 13) - 6;
-    if (dl(X, W, Y) == 0) { std::printf("the default layout was accepted\n"); return 3; }
-    if (dl(X, Wn, Y) != 0) return 2;
-    for (int m = 0; m < M; m++) for (int n = 0; n < N; n++) {
-        float ref = 0;
-        for (int k = 0; k < K; k++) ref += X(k, m) * W(k, n);
-        if (std::fabs(ref - Y(n, m)) > 1e-3f) { std::printf("mismatch at %d %d\n", n, m); return 1; }
-    }
-    std::printf("kernel ok\n");
-    return 0;
-}
-)";
+    std::ofstream(dir + "/main.cpp") << dense_kernel_check("dl", true);
     link_and_run(dir, "dl", out);
     EXPECT_NE(out.find("refused: "), std::string::npos) << out;
     EXPECT_NE(out.find("kernel ok"), std::string::npos) << out;
