@@ -195,8 +195,8 @@ private:
         if (w_.funcs.count(created)) throw Refusal("Func " + created + " already exists");
         Func wrapper;
         if (w_.is_input(a.stage)) {
-            auto it = std::find_if(w_.inputs.begin(), w_.inputs.end(), [&](const ImageParam &p) { return p.name() == a.stage; });
-            wrapper = a.consumer.empty() ? it->in() : it->in(func(a.consumer));
+            ImageParam &input = w_.inputs[size_t(w_.input_index(a.stage))];
+            wrapper = a.consumer.empty() ? input.in() : input.in(func(a.consumer));
         } else {
             Func f = func(a.stage);
             wrapper = a.consumer.empty() ? f.in() : f.in(func(a.consumer));

@@ -114,9 +114,7 @@ const StageInfo *Workload::find_stage(const std::string &stage_name) const {
     return nullptr;
 }
 
-bool Workload::is_input(const std::string &name) const {
-    return std::any_of(inputs.begin(), inputs.end(), [&](const ImageParam &p) { return p.name() == name; });
-}
+bool Workload::is_input(const std::string &name) const { return input_index(name) >= 0; }
 
 namespace {
 
@@ -203,11 +201,10 @@ std::vector<StageRead> stage_reads(const std::vector<Expr> &values, const std::v
 ImageParam WorkloadBuilder::input(const std::string &name, const std::vector<int> &shape, InputRole role) {
     check_buffer_size(name, shape);
     ImageParam p(Float(32), static_cast<int>(shape.size()), name);
-    int stride = 1;
+    const std::vector<int> strides = Workload::layout_strides(shape, {});  // dense, in dim order
     for (size_t d = 0; d < shape.size(); d++) {
-        p.dim(d).set_bounds(0, shape[d]).set_stride(stride);
+        p.dim(d).set_bounds(0, shape[d]).set_stride(strides[d]);
         p.dim(d).set_estimate(0, shape[d]);
-        stride *= shape[d];
     }
     w_.inputs.push_back(p);
     w_.input_shapes.push_back(shape);
