@@ -66,6 +66,10 @@ TEST(Cli, BadInputGivesOneClearLine) {
         {"tune matmul:M=4,N=4,K=4 --space v7", "v7"},
         {"dataset collect --space v0", "v0"},
         {"workloads --network alexnet", "alexnet"},
+        {"sample matmul:M=4,N=4,K=4 --space v9", "v9"},
+        {"tune --network bert_base --hours -1", "--hours"},
+        {"estimate --network alexnet", "alexnet"},
+        {"estimate --network resnet50 --db /nonexistent.db", "no database"},
         {"records import /nonexistent.jsonl --db " + temp_path("x.db"), "nonexistent"},
         {"dataset split --split bogus", "unknown split 'bogus'"},
     };
@@ -255,6 +259,11 @@ TEST(Cli, NetworkTuningReportsEverySubgraph) {
     // Resumed: the next run sees the 4 stored trials and gives the next round to another subgraph.
     ASSERT_EQ(run_worldtune("tune --network bert_base --trials 2 --per-round 2 --repeats 1 --min-time 0 --quiet --db " + db, out), 0) << out;
     ASSERT_EQ(run_worldtune("records list --db " + db, out), 0) << out;
+    // The end-to-end estimate re-measures the tuned subgraphs beside libtorch and says what it lacks.
+    ASSERT_EQ(run_worldtune("estimate --network bert_base --rounds 1 --repeats 1 --min-time 0 --db " + db, out), 0) << out;
+    EXPECT_NE(out.find("6 of 8 subgraphs have one"), std::string::npos) << out;
+    EXPECT_NE(out.find("| bert_base | 6 / 8 |"), std::string::npos) << out;
+    EXPECT_NE(out.find("`layernorm:M=128,N=768` | 25 | – (no schedule)"), std::string::npos) << out;
 }
 
 TEST(Cli, CompareWritesAReportPerModelBudgetAndPeer) {

@@ -467,6 +467,44 @@ TEST(Search, TaskSchedulerRunsRoundsOfDifferentTasksAtOnce) {
     EXPECT_EQ(total, params.total_trials) << "the budget is spent exactly";
 }
 
+TEST(Search, NoRoundStartsOnceTheTimeBudgetIsSpent) {
+    struct SlowMeasurer : CandidateMeasurer {  // every batch takes 20 ms
+        void measure_batch(const WorkloadSpec &spec, const std::vector<ActionList> &candidates,
+                           const std::function<void(size_t, MeasureResult)> &on_result) override {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            for (size_t i = 0; i < candidates.size(); i++) {
+                MeasureResult r;
+                r.spec = spec.canonical();
+                r.actions = actions_to_json(candidates[i]);
+                r.timing.median_s = 1e-3 / double(1 + i);
+                on_result(i, r);
+            }
+        }
+    } measurer;
+    TuneParams one;
+    one.trials = 400;
+    one.measures_per_round = 2;
+    one.time_budget_s = 0.1;
+    const TuneSummary s = Tuner(WorkloadSpec::parse(kSpecs[0]), one, measurer).run([](const MeasureResult &, int) {});
+    EXPECT_GT(s.measured, 0);
+    EXPECT_LT(s.measured, one.trials) << "a workload's run stops starting batches when the time is spent";
+    EXPECT_EQ(s.measured % 2, 0) << "the batch under way finishes";
+
+    std::vector<PresetEntry> tasks = {{kSpecs[0], 1}, {kSpecs[1], 1}};
+    SchedulerParams params;
+    params.trials_per_round = 2;
+    params.total_trials = 400;
+    params.time_budget_s = 0.1;
+    TuneParams per_round;
+    per_round.measures_per_round = 2;
+    TaskScheduler scheduler(tasks, params, [&](const WorkloadSpec &spec) { return std::make_unique<Tuner>(spec, per_round, measurer); });
+    int measured = 0;
+    scheduler.run([&](size_t, const MeasureResult &) { measured++; });
+    EXPECT_GT(measured, 0);
+    EXPECT_LT(measured, params.total_trials) << "a network's run stops starting rounds when the time is spent";
+    EXPECT_EQ(measured % 2, 0) << "the round under way finishes";
+}
+
 TEST(Search, KilledTuningRunResumesWithoutMeasuringTwice) {
     const std::string db = testing::TempDir() + "/search_resume.db";
     std::remove(db.c_str());

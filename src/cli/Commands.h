@@ -38,6 +38,7 @@ void add_worker_command(CLI::App &app);
 void add_sample_command(CLI::App &app);
 void add_compare_command(CLI::App &app);
 void add_best_commands(CLI::App &app);
+void add_estimate_command(CLI::App &app);
 void add_dataset_commands(CLI::App &app);
 void add_corpus_subcommand(CLI::App *dataset);  ///< `dataset corpus`
 void add_file_subcommands(CLI::App *dataset);   ///< `dataset stats` and `dataset verify`

@@ -24,6 +24,7 @@ int main(int argc, char **argv) {
     add_tune_command(app);
     add_compare_command(app);
     add_best_commands(app);
+    add_estimate_command(app);
     add_records_commands(app);
     add_dataset_commands(app);
     add_train_commands(app);

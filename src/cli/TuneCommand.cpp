@@ -78,6 +78,9 @@ void tune_network(const TuneOptions &o, RecordStore &store, CostModel &model) {
             std::fprintf(stderr, "[%5d/%d] %-48s best %-10s network %s\n", done, o.tune.trials, t.entry.spec.c_str(),
                          t.best > 0 ? format_seconds(t.best).c_str() : "-", format_seconds(estimate).c_str());
     });
+    int trials = 0;
+    for (const SubgraphResult &t : result.subgraphs) trials += t.trials;
+    std::printf("network %s: %d trials in all (database included), %.1f min this run\n", o.network.c_str(), trials, result.wall_seconds / 60);
     std::printf("%-56s %5s %7s %12s %10s\n", "subgraph", "count", "trials", "best", "GFLOP/s");
     for (const SubgraphResult &t : result.subgraphs)
         std::printf("%-56s %5d %7d %12s %10.1f\n", t.entry.spec.c_str(), t.entry.count, t.trials,
@@ -138,6 +141,11 @@ void add_tune_command(CLI::App &app) {
                     "Weight of dissimilarity when picking a batch among the best-scored (0: the top by score)")
         ->capture_default_str()->check(CLI::Range(0.0, 1.0));
     cmd->add_option("--seed", opts->tune.seed, "Search seed")->capture_default_str();
+    cmd->add_option_function<double>(
+           "--hours", [opts](double hours) { opts->tune.time_budget_s = hours * 3600; },
+           "Wall-clock budget (0: none): once spent, no new batch starts (with --network, no new round); the "
+           "one under way finishes. --trials stays the cap")
+        ->check(CLI::NonNegativeNumber);
     add_space_option(cmd, opts->tune.sampler);
     cmd->add_option("--db", opts->db, "Records database")->capture_default_str();
     cmd->add_flag("--quiet", opts->quiet, "No per-trial progress lines");

@@ -31,12 +31,15 @@ TuneSummary tune_stored(RecordStore &store, const WorkloadSpec &spec, CostModel 
 
 NetworkResult tune_network_stored(RecordStore &store, const std::string &network, CostModel &model, const StoredTuningParams &p,
                                   const std::function<void(const TaskState &, int, double)> &on_round) {
+    const double start = now_seconds();
     std::unique_ptr<CandidateMeasurer> measurer = make_measurer(p.measure);
     SchedulerParams sp;
     sp.total_trials = p.tune.trials;
     sp.trials_per_round = p.tune.measures_per_round;
+    sp.time_budget_s = p.tune.time_budget_s;
     TuneParams per_round = p.tune;
     per_round.trials = sp.trials_per_round;
+    per_round.time_budget_s = 0;  // the scheduler keeps the run's clock; a round always finishes
     // Only a farm measures several candidates at once; locally, rounds run one after another.
     const int searches = farm_active() ? (p.searches > 0 ? p.searches : farm_concurrent_searches(sp.trials_per_round)) : 1;
     std::mutex model_mutex, store_mutex;
@@ -66,6 +69,7 @@ NetworkResult tune_network_stored(RecordStore &store, const std::string &network
     for (const TaskState &t : scheduler.tasks()) out.subgraphs.push_back({t.entry, t.flops, t.trials, t.best});
     out.estimated_latency = scheduler.estimated_latency();
     out.missing = scheduler.missing_tasks();
+    out.wall_seconds = now_seconds() - start;
     return out;
 }
 

@@ -42,6 +42,7 @@ struct NetworkResult {
     std::vector<SubgraphResult> subgraphs;  ///< preset order
     double estimated_latency = 0;           ///< Σ count × best over the subgraphs that have a best
     std::vector<size_t> missing;            ///< subgraphs without a measured schedule: the estimate lacks them
+    double wall_seconds = 0;                ///< this run, resuming included
 };
 
 /// Splits params.tune.trials over a network's subgraphs with the task scheduler, resuming each subgraph from

@@ -96,11 +96,13 @@ void TaskScheduler::run(const std::function<void(size_t, const MeasureResult &)>
     std::condition_variable round_done;
     std::vector<bool> busy(tasks_.size(), false);
     int reserved = 0;     // trials of the rounds running now
+    const double start = now_seconds();
+    const auto out_of_time = [&] { return params_.time_budget_s > 0 && now_seconds() - start >= params_.time_budget_s; };
     bool failed = false;  // a round threw: the others end theirs and stop
     auto search = [&](size_t) {
         std::unique_lock<std::mutex> lock(mutex);
         while (true) {
-            if (failed || spent_ + reserved >= params_.total_trials) return;
+            if (failed || spent_ + reserved >= params_.total_trials || out_of_time()) return;
             const std::optional<size_t> picked = pick_free_task(busy);
             if (!picked) {
                 round_done.wait(lock);

@@ -21,6 +21,7 @@ struct SchedulerParams {
     int trials_per_round = 16;   ///< measured per task each time it is picked
     double alpha = 0.2;          ///< Ansor's α: weight of the backward (observed) gradient vs the optimistic one
     int backward_window = 3;     ///< rounds over which the observed gradient is measured
+    double time_budget_s = 0;    ///< wall seconds for the run (0: none); set from TuneParams::time_budget_s
 };
 
 struct TaskState {

@@ -56,6 +56,7 @@ TuneSummary Tuner::run_trials(int trials, const std::function<void(const Measure
     const double start = now_seconds();
     if (model_) model_->set_task(spec_);  // a model may be shared by the tuners of several tasks
     while (summary.measured < trials) {
+        if (params_.time_budget_s > 0 && now_seconds() - start >= params_.time_budget_s) break;
         const int count = std::min(std::max(1, params_.measures_per_round), trials - summary.measured);
         std::vector<SketchCandidate> batch = propose(count, summary);
         if (batch.empty()) break;  // the space is exhausted

@@ -26,6 +26,8 @@ struct TuneParams {
     SamplerParams sampler;
     EvolutionParams evolution;
     int max_duplicate_draws = 200;  ///< consecutive already-seen draws before the space counts as exhausted
+    double time_budget_s = 0;       ///< wall seconds for the run (0: no limit): once spent, no new batch starts
+                                    ///< (for a network, no new round); the batch under way finishes and is kept
 };
 
 struct TuneSummary {

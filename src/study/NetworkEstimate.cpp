@@ -51,6 +51,7 @@ NetworkEstimate measure_network(const std::string &network, const std::vector<st
         SubgraphEstimate s;
         s.spec = spec.canonical();
         s.count = entries[i].count;
+        s.has_schedule = bool(bests[i]);
         s.tuned = measured.latency["tuned"];
         s.libtorch = measured.latency["libtorch"];
         const std::string note = measured.peer_note["libtorch"];
@@ -62,10 +63,12 @@ NetworkEstimate measure_network(const std::string &network, const std::vector<st
 
 std::string network_report(const std::vector<NetworkEstimate> &estimates, const NetworkBenchParams &p) {
     std::ostringstream md;
+    const std::string tuned = p.tuned_as.empty() ? "every subgraph tuned by `" + p.model + "` for " + std::to_string(p.trials) + " trials (seed 1)"
+                                                 : p.tuned_as;
     md << "## End-to-end network estimate\n\nEstimated network latency = Σ over distinct subgraphs of occurrences × "
-          "median latency. worldtune: every subgraph tuned by `"
-       << p.model << "` for " << p.trials << " trials (seed 1), its best schedule re-measured in " << p.rounds
-       << " rounds; libtorch: the same subgraphs as separate operators, in the same rounds and thread count. The sums "
+          "median latency. worldtune: "
+       << tuned << ", its best schedule re-measured in " << p.rounds << (p.rounds == 1 ? " round" : " rounds")
+       << "; libtorch: the same subgraphs as separate operators, in the same rounds and thread count. The sums "
           "compare only subgraphs both ran (\"covered\").\n\n"
        << "| network | subgraphs covered | worldtune | libtorch | speedup over libtorch |\n|---|---:|---:|---:|---:|\n";
     for (const NetworkEstimate &e : estimates) {
@@ -81,7 +84,7 @@ std::string network_report(const std::vector<NetworkEstimate> &estimates, const 
            << "|---|---:|---:|---:|---:|\n";
         for (const SubgraphEstimate &s : e.subgraphs) {
             const bool a = !s.tuned.empty(), b = !s.libtorch.empty();
-            md << "| `" << s.spec << "` | " << s.count << " | " << (a ? format_seconds(median_of(s.tuned)) : "err") << " | "
+            md << "| `" << s.spec << "` | " << s.count << " | " << (a ? format_seconds(median_of(s.tuned)) : s.has_schedule ? "err" : "– (no schedule)") << " | "
                << (b ? format_seconds(median_of(s.libtorch)) : (s.libtorch_note.empty() ? "err" : "– (" + s.libtorch_note + ")"))
                << " | " << (a && b ? fixed(median_of(s.libtorch) / median_of(s.tuned), 2) + "×" : "–") << " |\n";
         }

@@ -19,6 +19,7 @@ struct SubgraphEstimate {
     std::string spec;
     int count = 0;                      ///< occurrences in the network
     std::vector<double> tuned;          ///< re-measured latencies of the tuned schedule (s)
+    bool has_schedule = true;           ///< false: no schedule to re-measure (every trial failed, or not tuned)
     std::vector<double> libtorch;       ///< libtorch's latencies (s); empty when it cannot run the subgraph
     std::string libtorch_note;          ///< why libtorch has no number ("" when it has one)
 };
@@ -36,6 +37,8 @@ struct NetworkBenchParams {
     std::string model = "world";         ///< model that tunes every subgraph
     int trials = 64;                     ///< per subgraph
     int rounds = 3;                      ///< re-measurement rounds (tuned schedule and libtorch each round)
+    std::string tuned_as;                ///< how the schedules were tuned, for the report ("": by `model`
+                                         ///< for `trials` trials per subgraph, seed 1)
     MeasureParams measure;
     BaselineParams baseline;
     CostModelParams model_params;
