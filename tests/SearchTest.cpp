@@ -411,6 +411,22 @@ TEST(Search, TaskSchedulerShrinksTheWarmUpToReachEveryTask) {
     EXPECT_EQ(large.round_trials(0), 16);
 }
 
+namespace {
+
+/// What the test measurers answer: each candidate correct, the i-th of a batch at 1 ms / (1 + i).
+void answer_batch(const WorkloadSpec &spec, const std::vector<ActionList> &candidates,
+                  const std::function<void(size_t, MeasureResult)> &on_result) {
+    for (size_t i = 0; i < candidates.size(); i++) {
+        MeasureResult r;
+        r.spec = spec.canonical();
+        r.actions = actions_to_json(candidates[i]);
+        r.timing.median_s = 1e-3 / double(1 + i);
+        on_result(i, r);
+    }
+}
+
+}  // namespace
+
 TEST(Search, TaskSchedulerRunsRoundsOfDifferentTasksAtOnce) {
     // A measurer as a farm is: batches of several threads at once, each taking a while.
     struct SlowMeasurer : CandidateMeasurer {
@@ -426,13 +442,7 @@ TEST(Search, TaskSchedulerRunsRoundsOfDifferentTasksAtOnce) {
                 most_at_once = std::max(most_at_once, int(measuring.size()));
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(30));
-            for (size_t i = 0; i < candidates.size(); i++) {
-                MeasureResult r;
-                r.spec = spec.canonical();
-                r.actions = actions_to_json(candidates[i]);
-                r.timing.median_s = 1e-3 / double(1 + i);
-                on_result(i, r);
-            }
+            answer_batch(spec, candidates, on_result);
             std::lock_guard<std::mutex> lock(mutex);
             measuring.erase(measuring.find(spec.canonical()));
         }
@@ -472,13 +482,7 @@ TEST(Search, NoRoundStartsOnceTheTimeBudgetIsSpent) {
         void measure_batch(const WorkloadSpec &spec, const std::vector<ActionList> &candidates,
                            const std::function<void(size_t, MeasureResult)> &on_result) override {
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
-            for (size_t i = 0; i < candidates.size(); i++) {
-                MeasureResult r;
-                r.spec = spec.canonical();
-                r.actions = actions_to_json(candidates[i]);
-                r.timing.median_s = 1e-3 / double(1 + i);
-                on_result(i, r);
-            }
+            answer_batch(spec, candidates, on_result);
         }
     } measurer;
     TuneParams one;
