@@ -151,6 +151,64 @@ TEST(Search, Space3AsksForWeightsInThePackedLayout) {
     EXPECT_EQ(measured, 2);
 }
 
+/// A space's sampler settings with a fixed vector width (tests that must not depend on the host).
+SamplerParams space_with_lanes(const std::string &space, int lanes) {
+    SamplerParams p = sampler_params_for_space(space);
+    p.vector_lanes = lanes;
+    return p;
+}
+
+/// The update loops a schedule vectorizes, with the split factors that made each (empty: not split).
+std::vector<std::vector<int64_t>> vectorized_update_splits(const ActionList &actions) {
+    std::vector<std::vector<int64_t>> found;
+    for (const Action &a : actions) {
+        if (a.kind != ActionKind::Annotate || a.annotation != AnnotationKind::Vectorize || a.stage.find(".u") == std::string::npos) continue;
+        std::vector<int64_t> factors;
+        for (const Action &s : actions)
+            if (s.kind == ActionKind::Split && s.stage == a.stage && s.split_names().back() == a.dims[0]) factors = s.factors;
+        found.push_back(factors);
+    }
+    return found;
+}
+
+TEST(Search, Space4UnrollsTheVectorsOfAWideVectorLoop) {
+    // A dense update vectorized along n over several vectors: space 4 splits it into one vector
+    // (vectorized) and the vectors (unrolled beside it); space 3 vectorizes the whole wide loop.
+    const WorkloadSpec dense = WorkloadSpec::parse("dense:M=8,N=64,K=16");
+    SketchSampler blocks(dense, space_with_lanes("v4", 8), test_seed()), wide(dense, space_with_lanes("v3", 8), test_seed());
+    int blocked = 0, wide_loops = 0, checked = 0;
+    for (int i = 0; i < 80; i++) {
+        const ActionList a = blocks.sample_valid();
+        for (const std::vector<int64_t> &factors : vectorized_update_splits(a)) {
+            ASSERT_FALSE(factors.empty());
+            EXPECT_EQ(factors.back(), 8) << "one vector: " << actions_to_json(a).dump();
+            // The vectors: the piece just outside the vector, unrolled (at the root a split's middle piece
+            // is a tile loop instead, never unrolled).
+            const std::string vectors = Action::split("acc.u0", "n", factors).split_names()[factors.size() - 1];
+            if (factors.size() < 2 || factors[factors.size() - 2] < 2 ||
+                std::find(a.begin(), a.end(), Action::annotate("acc.u0", vectors, AnnotationKind::Unroll)) == a.end())
+                continue;
+            blocked++;
+            if (checked < 2) {  // the sample runs and is right
+                checked++;
+                std::unique_ptr<Workload> w = build_workload(dense);
+                apply_actions(*w, a);
+                const std::vector<Halide::Buffer<float>> inputs = random_inputs(*w, 5);
+                for (size_t j = 0; j < inputs.size(); j++) w->inputs[j].set(inputs[j]);
+                Halide::Buffer<float> out = w->pipeline().realize(w->output_shape, Halide::get_host_target());
+                EXPECT_TRUE(check_output(*w, inputs, out, 1e-4, 1e-5, 3).ok) << actions_to_json(a).dump();
+            }
+        }
+        for (const std::vector<int64_t> &factors : vectorized_update_splits(wide.sample_valid()))
+            wide_loops += !factors.empty() && factors.back() > 8;
+    }
+    // Over 6 seeds: 20 to 29 of 80 samples blocked (space 4), 19 to 27 with a wide vector loop (space 3);
+    // under 4 is far outside either.
+    EXPECT_GE(blocked, 4);
+    EXPECT_GE(wide_loops, 4) << "space 3 keeps wide vector loops (so this test can tell the spaces apart)";
+    EXPECT_EQ(checked, 2);
+}
+
 TEST(Search, LongRowReductionsAreRfactoredIntoVectors) {
     // softmax's row max reads X along k, its row sum reads expv along k: space 2 may rfactor either into
     // partial sums over a vectorized `u` (p_rfactor 0.5); space 1 never does.

@@ -33,7 +33,8 @@ void add_space_option(CLI::App *cmd, SamplerParams &sampler) {
            "--space", [&sampler](const std::string &name) { sampler = sampler_params_for_space(name); },
            "Search space: the sketch rules candidates are sampled from (v1: before packed inputs, register tiles "
            "and rfactored row reductions; v3: v2 with weights asked for in a packed layout, arranged once "
-           "before the runs; default " + default_search_space() + ")")
+           "before the runs; v4: v3 with vector loops of several vectors unrolled by vector and weights packed "
+           "more often; default " + default_search_space() + ")")
         ->check(CLI::IsMember(names));
 }
 

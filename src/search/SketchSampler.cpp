@@ -38,7 +38,7 @@ void move_innermost(std::vector<std::string> &loops, const std::string &name) {
 
 }  // namespace
 
-std::vector<std::string> search_space_names() { return {"v1", "v2", "v3"}; }
+std::vector<std::string> search_space_names() { return {"v1", "v2", "v3", "v4"}; }
 
 std::string default_search_space() { return search_space_names()[size_t(SamplerParams{}.space - 1)]; }
 
@@ -213,6 +213,7 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
     const int pure_levels = at_root ? 2 : 1;  // splits per pure loop: SSS at root, SS inside a tile
     std::vector<std::string> s_inner, s_mid, s_outer, r_inner, r_outer;
     std::string vector_loop;  // the innermost piece of pure loop `vector_pure`, when it is long enough
+    std::string vector_block_loop;  // (space 4) the vectors of a vector loop several vectors wide
     // Space 2 draws the vectorized loop first: its width sizes the register tile of the other loops.
     int64_t vector_inner = 0;
     if (params_.space >= 2 && vector_pure < pure_extents.size() && pure_extents[vector_pure] > 1)
@@ -246,34 +247,39 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
             inner = draw_tile(extent, vector_dim);
             if (!vector_dim) inner = std::min<int64_t>(inner, params_.max_unroll);
         }
+        std::vector<int64_t> factors;  // outermost first, as Action::split takes them
+        if (at_root) factors.push_back(draw_tile(std::max<int64_t>(1, extent / inner), false));
         int64_t product = inner;  // what the outermost split of this loop divides by
-        if (at_root) {
-            int64_t mid = draw_tile(std::max<int64_t>(1, extent / inner), false);
-            product = mid * inner;
-            out.push_back(Action::split(stage.name, d.name, {mid, inner}, tail_for(true, product, extent)));
-            s_outer.push_back(split_name(d.name, 2, 0));
-            s_mid.push_back(split_name(d.name, 2, 1));
-            s_inner.push_back(split_name(d.name, 2, 2));
-        } else {
-            out.push_back(Action::split(stage.name, d.name, {inner}, tail_for(true, inner, extent)));
-            s_mid.push_back(split_name(d.name, 1, 0));
-            s_inner.push_back(split_name(d.name, 1, 1));
-        }
+        if (at_root) product *= factors.back();
         // A guarded tail under a vectorized update loop crashes Halide 14's code (seen on row reductions):
         // vectorize only splits that divide the extent.
-        if (vector_dim && inner >= lanes() && extent % product == 0)
-            vector_loop = s_inner.back();
+        const bool vectorized = vector_dim && inner >= lanes() && extent % product == 0;
+        // Space 4: a vector loop of several vectors becomes one vector wide, with the vectors an unrolled loop
+        // beside it (independent accumulators; LLVM's code for one wide vector loop is slower).
+        const bool vector_blocks = params_.space >= 4 && vectorized && inner > lanes() && inner % lanes() == 0;
+        if (vector_blocks) factors.insert(factors.end(), {inner / lanes(), lanes()});
+        else factors.push_back(inner);
+        const size_t levels = factors.size();
+        out.push_back(Action::split(stage.name, d.name, factors, tail_for(true, product, extent)));
+        (at_root ? s_outer : s_mid).push_back(split_name(d.name, levels, 0));
+        if (at_root) s_mid.push_back(split_name(d.name, levels, 1));
+        for (size_t piece = levels; piece > (at_root ? 1u : 0u); piece--) s_inner.push_back(split_name(d.name, levels, piece));
+        if (vectorized) vector_loop = split_name(d.name, levels, levels);
+        if (vector_blocks) vector_block_loop = split_name(d.name, levels, levels - 1);
     }
+    move_innermost(s_inner, vector_block_loop);
     move_innermost(s_inner, vector_loop);
     // Innermost first: S_inner R_inner S_mid R_outer S_outer (Ansor's S R S R S read from the inside).
     std::vector<std::string> order;
     for (auto *group : {&s_inner, &r_inner, &s_mid, &r_outer, &s_outer}) order.insert(order.end(), group->begin(), group->end());
     if (order.size() > 1) out.push_back(Action::reorder(stage.name, order));
     if (!vector_loop.empty()) out.push_back(Action::annotate(stage.name, vector_loop, AnnotationKind::Vectorize));
-    // Register blocking: unroll one inner pure loop other than the vectorized one (which one is a decision:
-    // for a convolution, output channels reuse the loaded inputs, rows reuse the weights).
-    if (s_inner.size() > 1 && chance(DecisionKind::Unroll, 0.7)) {
-        const size_t which = 1 + choose(DecisionKind::Unroll, uint32_t(s_inner.size() - 1));
+    if (!vector_block_loop.empty()) out.push_back(Action::annotate(stage.name, vector_block_loop, AnnotationKind::Unroll));
+    // Register blocking: unroll one inner pure loop other than the vectorized one and its vectors (which one
+    // is a decision: for a convolution, output channels reuse the loaded inputs, rows reuse the weights).
+    const size_t first_other = vector_block_loop.empty() ? 1 : 2;
+    if (s_inner.size() > first_other && chance(DecisionKind::Unroll, 0.7)) {
+        const size_t which = first_other + choose(DecisionKind::Unroll, uint32_t(s_inner.size() - first_other));
         out.push_back(Action::annotate(stage.name, s_inner[which], AnnotationKind::Unroll));
     }
     if (at_root && !s_outer.empty()) {
@@ -324,14 +330,17 @@ void SketchSampler::pack_inputs(ActionList &out, const FuncInfo &f, const std::s
     for (size_t s = 1; s < f.stages.size(); s++) {
         for (const StageRead &read : f.stages[s].reads) {
             const int d = read.dim_of(vector_var);
-            if (!read.is_input || d <= 0 || packed.count(read.producer) || !chance(DecisionKind::Structure, params_.p_pack_input)) continue;
+            if (!read.is_input || d <= 0 || packed.count(read.producer)) continue;
+            const bool weight = workload_->is_weight(read.producer);
+            const double p_pack = params_.space >= 4 && weight ? params_.p_pack_weight : params_.p_pack_input;
+            if (!chance(DecisionKind::Structure, p_pack)) continue;
             packed.insert(read.producer);
             // The input's dims (and its wrapper's) are Halide's _0 .. _n-1, innermost first: store _d innermost.
             const auto dim = input_dim_name;
             std::vector<std::string> storage = {dim(size_t(d))};
             for (size_t i = 0; i < read.dim_vars.size(); i++)
                 if (int(i) != d) storage.push_back(dim(i));
-            if (params_.space >= 3 && workload_->is_weight(read.producer) && chance(DecisionKind::Structure, params_.p_weight_layout)) {
+            if (params_.space >= 3 && weight && chance(DecisionKind::Structure, params_.p_weight_layout)) {
                 out.push_back(Action::storage_order(read.producer, storage));
                 continue;
             }

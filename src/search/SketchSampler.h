@@ -37,6 +37,10 @@
 //   register tile      (space 2) the unrolled block of a reduction's update is sized to the target's vector
 //                      register file: vectors × unrolled + vectors + 1 <= registers (accumulators, loaded
 //                      vectors and one broadcast), instead of a fixed largest unroll
+//   vector blocks      (space 4) an update's vectorized loop of several vectors is split into one vector,
+//                      vectorized, and its vectors, unrolled beside it: with one other unrolled loop (a
+//                      convolution's 7-wide row), vectors × row accumulators stay in registers (the hand
+//                      tile of docs/results/hand-kernels-zen5); weights are packed more often
 // Every random choice is recorded on a DecisionTape. Replaying a tape rebuilds its schedule; changing one
 // decision (mutation) or splicing two tapes (crossover) gives a neighbour that is again an instance of a
 // sketch: the evolutionary search works on tapes and never has to repair an action list.
@@ -54,10 +58,15 @@ namespace worldtune {
 struct SamplerParams {
     int space = 2;                   ///< the sketch rules: 1 = before search space v2 (no packed inputs, unroll
                                      ///< up to max_unroll), 2 = with packed inputs and register tiles,
-                                     ///< 3 = and weights asked for in a packed layout
+                                     ///< 3 = and weights asked for in a packed layout, 4 = and vector blocks
+                                     ///< with weights packed at p_pack_weight
     int vector_lanes = 0;            ///< float32 lanes of a vector; 0: the host target's natural width
     int vector_registers = 0;        ///< vector registers of the target; 0: the host's (32 with AVX-512, else 16)
     double p_pack_input = 0.5;       ///< (space 2) chance of packing an input read strided along the vector loop
+    double p_pack_weight = 0.8;      ///< (space 4) p_pack_input for a weight (a dense layer's, a convolution's).
+                                     ///< On the Zen 5's 104 training-split conv and dense workloads the best
+                                     ///< packed random sample beat the best unpacked one on 83 (docs/results/
+                                     ///< hand-kernels-zen5, `packing.py records`)
     double p_weight_layout = 0.5;    ///< (space 3) of a packed input that is a weight: chance of asking for it
                                      ///< in the packed layout instead of copying it inside the program
     double p_rfactor = 0.5;          ///< (space 2) chance of rfactoring a long contiguous row reduction
