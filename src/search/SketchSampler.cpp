@@ -210,7 +210,7 @@ void SketchSampler::tile_output(ActionList &out, std::vector<int64_t> &tiles, st
 
 void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const std::vector<int64_t> &pure_extents,
                                 size_t vector_pure, bool at_root) {
-    const int pure_levels = at_root ? 2 : 1;  // splits per pure loop: SSS at root, SS inside a tile
+    const size_t outer_pieces = at_root ? 2 : 1;  // a pure loop's pieces outside its register tile: S S at root, S in a tile
     std::vector<std::string> s_inner, s_mid, s_outer, r_inner, r_outer;
     std::string vector_loop;  // the innermost piece of pure loop `vector_pure`, when it is long enough
     std::string vector_block_loop;  // (space 4) the vectors of a vector loop several vectors wide
@@ -263,7 +263,7 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
         out.push_back(Action::split(stage.name, d.name, factors, tail_for(true, product, extent)));
         (at_root ? s_outer : s_mid).push_back(split_name(d.name, levels, 0));
         if (at_root) s_mid.push_back(split_name(d.name, levels, 1));
-        for (size_t piece = levels; piece > (at_root ? 1u : 0u); piece--) s_inner.push_back(split_name(d.name, levels, piece));
+        for (size_t piece = levels; piece >= outer_pieces; piece--) s_inner.push_back(split_name(d.name, levels, piece));
         if (vectorized) vector_loop = split_name(d.name, levels, levels);
         if (vector_blocks) vector_block_loop = split_name(d.name, levels, levels - 1);
     }
