@@ -6,15 +6,22 @@
 # ROUND=2 (3, ...) continues every workload's run by 32 more trials in the same database, with the bundle
 # shipped then (the rankers retrained on the earlier rounds), so the picks cover the late half of a run;
 # the export then holds every round.
+# SPACE=v1..v4 tunes in that search space (default: the tuner's default, v2); one database holds one
+# space's picks, so give each space its own DB and NAME (e.g. SPACE=v4 bash scripts/collect_picks.sh zen5-v4).
 # Resumable: a workload's run is topped up to 32 x ROUND records (a finished one is skipped, an interrupted
 # one measures only what it lacks). Nothing else may compute on the machine while it measures.
-# Usage: [ROUND=R] [HOURS=H] [DB=FILE] bash scripts/collect_picks.sh NAME      (NAME: a short machine name, e.g. epyc)
+# Usage: [ROUND=R] [HOURS=H] [DB=FILE] [SPACE=vN] bash scripts/collect_picks.sh NAME      (NAME: a short machine name, e.g. epyc)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:-}
 [[ "$name" =~ ^[a-z0-9][a-z0-9-]*$ ]] || { echo "collect_picks: give a short machine name (a-z, 0-9, -), e.g. epyc" >&2; exit 2; }
 round=${ROUND:-1}
 [[ "$round" =~ ^[1-9][0-9]*$ ]] || { echo "collect_picks: ROUND must be a positive integer" >&2; exit 2; }
+space_args=()
+if [ -n "${SPACE:-}" ]; then
+  [[ "$SPACE" =~ ^v[0-9]+$ ]] || { echo "collect_picks: SPACE must look like v4" >&2; exit 2; }
+  space_args=(--space "$SPACE")
+fi
 db=${DB:-dagger-$name.db}
 list="$db.train-list.txt"
 done_list="$db.done-$round.txt"   # workloads already topped up this round: skipped without recounting
@@ -28,7 +35,7 @@ while read -r spec; do
   [ -f "$db" ] && have=$(./build/worldtune records list "$spec" --db "$db" --limit 0 | grep -cE '^ *[0-9]+ ' || true)
   lacking=$((32 * round - have))
   if [ "$lacking" -le 0 ] ||
-     ./build/worldtune tune "$spec" --model world --trials "$lacking" --seed 1 --threads 2 --quiet --db "$db" < /dev/null > /dev/null; then
+     ./build/worldtune tune "$spec" --model world --trials "$lacking" --seed 1 --threads 2 --quiet "${space_args[@]}" --db "$db" < /dev/null > /dev/null; then
     echo "$spec" >> "$done_list"
   else
     echo "collect_picks: tuning $spec failed; its records are kept, rerun to top it up" >&2

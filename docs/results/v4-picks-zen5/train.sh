@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# D4: a copy of models/world whose world, initial and actions rankers are retrained (encoder, transition,
+# config and final ranker unchanged) on the shipped bundle's six dataset files plus the world model's own
+# picks in search space v4 on this machine type (data/dataset-dagger-zen5-v4.jsonl.gz, made by
+# `HOURS=0.6 SPACE=v4 DB=WORK/dagger-zen5-v4.db bash scripts/collect_picks.sh zen5-v4`).
+# CACHE=DIR reuses a bundle's lowering cache from an earlier retrain on this machine type (without it the
+# retrain lowers every state, about 25 min on 2 cores). Not a measurement.
+# Usage, from the repository root: [CACHE=DIR] bash docs/results/v4-picks-zen5/train.sh WORKDIR
+set -euo pipefail
+work=$(mkdir -p "${1:?give a work folder}" && cd "$1" && pwd)
+# shellcheck source=../v2-dagger-zen5/datasets.sh
+source docs/results/v2-dagger-zen5/datasets.sh
+# shellcheck disable=SC2086
+bash scripts/retrain_rankers.sh "$work" D4 $base "$round1" data/dataset-dagger-zen5-v4.jsonl.gz
