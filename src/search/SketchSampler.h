@@ -56,10 +56,11 @@ namespace worldtune {
 
 /// Every knob of random sampling, with its default.
 struct SamplerParams {
-    int space = 2;                   ///< the sketch rules: 1 = before search space v2 (no packed inputs, unroll
+    int space = 4;                   ///< the sketch rules: 1 = before search space v2 (no packed inputs, unroll
                                      ///< up to max_unroll), 2 = with packed inputs and register tiles,
                                      ///< 3 = and weights asked for in a packed layout, 4 = and vector blocks
-                                     ///< with weights packed at p_pack_weight
+                                     ///< with weights packed at p_pack_weight (the default since
+                                     ///< docs/results/v4-picks-zen5)
     int vector_lanes = 0;            ///< float32 lanes of a vector; 0: the host target's natural width
     int vector_registers = 0;        ///< vector registers of the target; 0: the host's (32 with AVX-512, else 16)
     double p_pack_input = 0.5;       ///< (space 2) chance of packing an input read strided along the vector loop
