@@ -10,5 +10,8 @@ set -euo pipefail
 work=$(mkdir -p "${1:?give a work folder}" && cd "$1" && pwd)
 # shellcheck source=../v2-dagger-zen5/datasets.sh
 source docs/results/v2-dagger-zen5/datasets.sh
+# the picks file as of dbd4a90 (149 workloads): data/dataset-dagger-zen5-v4.jsonl.gz now holds all 250
+first149="$work/dataset-dagger-zen5-v4-first149.jsonl.gz"
+[ -f "$first149" ] || git show dbd4a90:data/dataset-dagger-zen5-v4.jsonl.gz > "$first149"
 # shellcheck disable=SC2086
-bash scripts/retrain_rankers.sh "$work" D4 $base "$round1" data/dataset-dagger-zen5-v4.jsonl.gz
+bash scripts/retrain_rankers.sh "$work" D4 $base "$round1" "$first149"
