@@ -134,6 +134,13 @@ void add_tune_command(CLI::App &app) {
     cmd->add_option("--late-seed-from-best", opts->tune.evolution.late_seed_from_best,
                     "Share of the first generation grown from the best measured once late")
         ->capture_default_str()->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--neighbourhood", opts->tune.evolution.neighbourhood_tapes,
+                    "With a model with a prior: the fastest measured schedules whose every one-decision neighbour is "
+                    "scored each batch (0: none)")
+        ->capture_default_str()->check(CLI::NonNegativeNumber);
+    cmd->add_option("--neighbourhood-share", opts->tune.evolution.neighbourhood_share,
+                    "Share of each batch's model-picked part taken from those neighbours, best-scored first")
+        ->capture_default_str()->check(CLI::Range(0.0, 1.0));
     cmd->add_option("--random-share", opts->tune.evolution.eps_greedy,
                     "Share of each batch drawn at random (epsilon-greedy)")
         ->capture_default_str()->check(CLI::Range(0.0, 1.0));

@@ -39,6 +39,41 @@ DecisionTape EvolutionarySearch::crossover(const DecisionTape &a, const Decision
     return child;
 }
 
+bool EvolutionarySearch::valid(const ActionList &actions) const {
+    try {
+        validate_actions(sampler_.workload().spec, actions);
+        return true;
+    } catch (const ScheduleError &) {
+        return false;
+    }
+}
+
+std::vector<std::pair<double, SketchCandidate>> EvolutionarySearch::scored_neighbours(
+    const std::set<std::string> &measured, const std::vector<DecisionTape> &best_tapes) {
+    std::vector<SketchCandidate> candidates;
+    std::set<std::string> keys;
+    const size_t tapes = std::min(best_tapes.size(), size_t(std::max(0, params_.neighbourhood_tapes)));
+    for (size_t t = 0; t < tapes; t++) {
+        for (const DecisionTape &tape : one_decision_neighbours(best_tapes[t])) {
+            SketchCandidate c = sampler_.replay(tape);
+            const std::string key = actions_to_json(c.actions).dump();
+            if (measured.count(key) || !keys.insert(key).second || !valid(c.actions)) continue;
+            candidates.push_back(std::move(c));
+        }
+    }
+    if (candidates.empty()) return {};
+    std::vector<ActionList> lists;
+    for (const SketchCandidate &c : candidates) lists.push_back(c.actions);
+    const double t0 = now_seconds();
+    const std::vector<double> scores = model_.predict(lists);
+    predict_seconds_ += now_seconds() - t0;
+    std::vector<std::pair<double, SketchCandidate>> scored;
+    for (size_t i = 0; i < candidates.size(); i++)
+        if (std::isfinite(scores[i])) scored.emplace_back(scores[i], std::move(candidates[i]));
+    std::stable_sort(scored.begin(), scored.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    return scored;
+}
+
 std::vector<SketchCandidate> EvolutionarySearch::next_batch(int count, const std::set<std::string> &measured,
                                                             const std::vector<DecisionTape> &best_tapes) {
     predict_seconds_ = 0;
@@ -89,32 +124,35 @@ std::vector<SketchCandidate> EvolutionarySearch::next_batch(int count, const std
     for (auto &entry : pool) ranked.push_back(std::move(entry.second));
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
 
-    // The shortlist: the best-scored valid unmeasured candidates, as many as the batch pick chooses among.
     const int greedy = count - int(std::floor(params_.eps_greedy * count + unit(rng_)));
-    const size_t shortlist = shortlist_size(size_t(std::max(0, greedy)), params_.batch);
+    std::vector<SketchCandidate> batch;
+    std::set<std::string> taken;
+    // The incumbents' neighbourhoods first (a model with a prior, once something is measured).
+    if (model_.has_prior() && params_.neighbourhood_tapes > 0 && !best_tapes.empty()) {
+        const int from_neighbours = int(std::lround(params_.neighbourhood_share * std::max(0, greedy)));
+        for (auto &entry : scored_neighbours(measured, best_tapes)) {
+            if (int(batch.size()) >= from_neighbours) break;
+            taken.insert(actions_to_json(entry.second.actions).dump());
+            batch.push_back(std::move(entry.second));
+        }
+    }
+    // The shortlist: the best-scored valid unmeasured candidates, as many as the batch pick chooses among.
+    const size_t rest = size_t(std::max(0, greedy - int(batch.size())));
+    const size_t shortlist = shortlist_size(rest, params_.batch);
     std::vector<SketchCandidate> listed;
     std::vector<double> listed_scores;
     std::vector<ActionList> listed_actions;
     std::vector<std::string> listed_keys;
-    auto valid = [&](const ActionList &actions) {
-        try {
-            validate_actions(sampler_.workload().spec, actions);
-            return true;
-        } catch (const ScheduleError &) {
-            return false;
-        }
-    };
     for (auto &entry : ranked) {  // keys of the pool are distinct and unmeasured
         if (listed.size() >= shortlist) break;
-        if (!valid(entry.second.actions)) continue;
-        listed_keys.push_back(actions_to_json(entry.second.actions).dump());
+        std::string key = actions_to_json(entry.second.actions).dump();
+        if (taken.count(key) || !valid(entry.second.actions)) continue;
+        listed_keys.push_back(std::move(key));
         listed_scores.push_back(entry.first);
         listed_actions.push_back(entry.second.actions);
         listed.push_back(std::move(entry.second));
     }
-    std::vector<SketchCandidate> batch;
-    std::set<std::string> taken;
-    for (size_t i : pick_batch(listed_scores, listed_actions, size_t(std::max(0, greedy)), params_.batch)) {
+    for (size_t i : pick_batch(listed_scores, listed_actions, rest, params_.batch)) {
         taken.insert(listed_keys[i]);
         batch.push_back(std::move(listed[i]));
     }

@@ -66,8 +66,30 @@ uint32_t SketchSampler::choose(DecisionKind kind, uint32_t n) {
     } else {
         value = uint32_t(rng_() & 0xffffffu);
     }
-    recording_.push_back({kind, value});
+    recording_.push_back({kind, value, n});
     return n == 0 ? 0 : value % n;
+}
+
+std::vector<DecisionTape> one_decision_neighbours(const DecisionTape &tape, uint32_t max_choices) {
+    std::vector<DecisionTape> out;
+    for (size_t i = 0; i < tape.size(); i++) {
+        const uint32_t n = tape[i].choices;
+        if (n < 2) continue;
+        const uint32_t current = tape[i].value % n;
+        std::vector<uint32_t> values;
+        if (n <= max_choices) {
+            for (uint32_t v = 0; v < n; v++) values.push_back(v);
+        } else {
+            values = {0, n - 1};
+        }
+        for (uint32_t v : values) {
+            if (v == current) continue;
+            DecisionTape neighbour = tape;
+            neighbour[i].value = v;
+            out.push_back(std::move(neighbour));
+        }
+    }
+    return out;
 }
 
 bool SketchSampler::chance(DecisionKind kind, double p) {

@@ -105,9 +105,16 @@ constexpr int kDecisionKinds = 5;
 
 struct Decision {
     DecisionKind kind;
-    uint32_t value;  ///< read modulo the number of choices when replayed
+    uint32_t value;        ///< read modulo the number of choices when replayed
+    uint32_t choices = 0;  ///< how many choices the decision had when recorded (0: not known)
 };
 using DecisionTape = std::vector<Decision>;
+
+/// Every tape that differs from `tape` in one decision, set to another of its choices: all of them for a
+/// decision of up to `max_choices` choices, the first and the last for a larger one (a yes/no chance, read
+/// against a threshold). A neighbour replays into a sketch instance like any mutation; some neighbours may
+/// build the same schedule.
+std::vector<DecisionTape> one_decision_neighbours(const DecisionTape &tape, uint32_t max_choices = 64);
 
 /// A sampled schedule with the decisions that made it.
 struct SketchCandidate {
