@@ -407,6 +407,70 @@ TEST(Search, LateSettingsApplyToAPriorOnceEnoughIsMeasured) {
     EXPECT_EQ(generations_run(true, 4, params), 1);
 }
 
+TEST(Search, OneDecisionNeighboursChangeExactlyOneChoice) {
+    const WorkloadSpec spec = WorkloadSpec::parse("conv2d:N=1,C=8,H=9,W=9,K=8,R=3,S=3,pad=1");
+    SketchSampler sampler(spec, SamplerParams{}, test_seed());
+    const SketchCandidate c = sampler.replay({});
+    size_t expected = 0;
+    for (const Decision &d : c.tape) {
+        ASSERT_GT(d.choices, 0u) << "every recorded decision knows its number of choices";
+        expected += d.choices < 2 ? 0 : d.choices <= 64 ? d.choices - 1 : 2;
+    }
+    const std::vector<DecisionTape> neighbours = one_decision_neighbours(c.tape);
+    EXPECT_GE(neighbours.size() + 1, expected) << "all other choices (a chance decision may lose one: 0 or the last)";
+    EXPECT_LE(neighbours.size(), expected);
+    std::set<std::string> distinct;
+    for (const DecisionTape &n : neighbours) {
+        ASSERT_EQ(n.size(), c.tape.size());
+        int changed = 0;
+        for (size_t i = 0; i < n.size(); i++)
+            if (n[i].value % n[i].choices != c.tape[i].value % c.tape[i].choices) changed++;
+        EXPECT_EQ(changed, 1);
+        distinct.insert(actions_to_json(sampler.replay(n).actions).dump());
+    }
+    distinct.erase(actions_to_json(c.actions).dump());
+    EXPECT_GE(distinct.size(), 10u) << "most single changes build another schedule";
+}
+
+namespace {
+/// The action-list keys of the one-decision neighbours of `tape`.
+std::set<std::string> neighbour_keys(SketchSampler &sampler, const DecisionTape &tape) {
+    std::set<std::string> keys;
+    for (const DecisionTape &n : one_decision_neighbours(tape)) keys.insert(actions_to_json(sampler.replay(n).actions).dump());
+    return keys;
+}
+
+/// How many of a batch's first `first` candidates are neighbours of the best measured tape, for a model
+/// with or without a prior and the given neighbourhood share.
+int neighbours_at_front(bool prior, double share, size_t first) {
+    const WorkloadSpec spec = WorkloadSpec::parse("matmul:M=64,N=48,K=32");
+    SketchSampler sampler(spec, SamplerParams{}, test_seed());
+    CountingModel model(prior);
+    EvolutionParams params;
+    params.population = 16;
+    params.eps_greedy = 0;
+    params.neighbourhood_tapes = 1;
+    params.neighbourhood_share = share;
+    EvolutionarySearch search(sampler, model, params, test_seed());
+    const SketchCandidate best = sampler.replay({});
+    const std::set<std::string> measured{actions_to_json(best.actions).dump()};
+    const std::set<std::string> keys = neighbour_keys(sampler, best.tape);
+    const std::vector<SketchCandidate> batch = search.next_batch(8, measured, {best.tape});
+    EXPECT_EQ(batch.size(), 8u);
+    int count = 0;
+    for (size_t i = 0; i < std::min(first, batch.size()); i++) count += int(keys.count(actions_to_json(batch[i].actions).dump()));
+    return count;
+}
+}  // namespace
+
+// With a prior, the batch's model-picked part starts with neighbourhood_share of it from the best measured
+// tape's one-decision neighbours; a model without a prior searches as before.
+TEST(Search, NeighbourhoodTakesItsShareOfTheBatchForAPrior) {
+    EXPECT_EQ(neighbours_at_front(true, 1.0, 8), 8);
+    EXPECT_EQ(neighbours_at_front(true, 0.5, 4), 4);
+    EXPECT_LT(neighbours_at_front(false, 1.0, 8), 8) << "8 random picks all neighbours: practically impossible";
+}
+
 TEST(Search, BatchPickSkipsNearCopiesOfThePicksWhenAskedTo) {
     // Three schedules: b is a one split factor away from a, c differs in structure.
     const ActionList a = {Action::split("out", "x", {16}), Action::split("out", "y", {4}), Action::annotate("out", "x.0", AnnotationKind::Vectorize),

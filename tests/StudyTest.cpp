@@ -5,6 +5,7 @@
 #include "study/Bench.h"
 #include "study/BenchReport.h"
 #include "study/Compare.h"
+#include "study/Remeasure.h"
 #include "study/Replay.h"
 #include "study/SideBySide.h"
 #include "study/TuningRuns.h"
@@ -13,6 +14,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 using namespace worldtune;
@@ -251,4 +253,57 @@ TEST(Study, ReplayScoresEveryModelAfterEachPrefix) {
     p.after = "0";
     p.db = temp_path("no_such.db");
     EXPECT_THROW(run_replay(p), StudyError);
+}
+
+// Each run's best within the budget (or its own, PATH@N) is re-measured once per round, named by its
+// database; a run with too few records is left out; a missing database, a bad budget or two runs of one
+// name are refused; the lines resume.
+TEST(Study, RemeasureTakesEachRunsBestSideBySide) {
+    const WorkloadSpec spec = WorkloadSpec::parse("matmul:M=16,N=8,K=8");
+    RemeasureParams p;
+    for (int run = 1; run <= 3; run++) {
+        const std::string db = temp_path("remeasure_run" + std::to_string(run) + ".db");
+        std::remove(db.c_str());
+        RecordStore store(db);
+        tune_run(store, spec, "random", uint64_t(run), run == 3 ? 2 : 4, fast_measure(), "tune:random", CostModelParams{});
+        p.dbs.push_back(db);
+    }
+    p.specs = {spec.canonical()};
+    p.trials = 4;
+    p.rounds = 2;
+    p.measure = fast_measure();
+    std::vector<RemeasuredBest> got;
+    remeasure_bests(p, {}, [&](const std::vector<RemeasuredBest> &bests) { got = bests; });
+    ASSERT_EQ(got.size(), 2u) << "run 3 has 2 records of the 4 asked for";
+    EXPECT_EQ(got[0].run, "study_remeasure_run1");
+    EXPECT_EQ(got[1].run, "study_remeasure_run2");
+    for (const RemeasuredBest &b : got) {
+        EXPECT_EQ(b.remeasured_s.size(), 2u);
+        EXPECT_GT(b.tuning_s, 0);
+        RecordStore store(p.dbs[b.run == "study_remeasure_run1" ? 0 : 1]);
+        for (const Record &r : store.records_for(spec.canonical(), true)) EXPECT_GE(r.result.timing.median_s, b.tuning_s);
+    }
+    RemeasureParams budgets = p;  // one run at two budgets, and a short run at its own length
+    budgets.dbs = {p.dbs[0], p.dbs[0] + "@2", p.dbs[2] + "@2"};
+    std::vector<RemeasuredBest> at;
+    remeasure_bests(budgets, {}, [&](const std::vector<RemeasuredBest> &bests) { at = bests; });
+    ASSERT_EQ(at.size(), 3u);
+    EXPECT_EQ(at[1].run, "study_remeasure_run1@2");
+    EXPECT_EQ(at[2].run, "study_remeasure_run3@2");
+    EXPECT_GE(at[1].tuning_s, at[0].tuning_s) << "the best of the first 2 is no faster than the best of 4";
+    budgets.dbs = {p.dbs[0] + "@0"};
+    EXPECT_THROW(remeasure_bests(budgets, {}, [](const std::vector<RemeasuredBest> &) {}), StudyError);
+    const std::string tsv = temp_path("remeasured.tsv");
+    {
+        std::ofstream out(tsv);
+        out << remeasured_tsv_header() << remeasured_tsv_line(got[0]);
+    }
+    EXPECT_EQ(remeasured_specs(tsv), std::set<std::string>{spec.canonical()});
+    int calls = 0;
+    remeasure_bests(p, remeasured_specs(tsv), [&](const std::vector<RemeasuredBest> &) { calls++; });
+    EXPECT_EQ(calls, 0) << "a workload already written is skipped";
+    p.dbs.push_back(temp_path("no_such_run.db"));
+    EXPECT_THROW(remeasure_bests(p, {}, [](const std::vector<RemeasuredBest> &) {}), StudyError);
+    p.dbs = {p.dbs[0], p.dbs[0]};
+    EXPECT_THROW(remeasure_bests(p, {}, [](const std::vector<RemeasuredBest> &) {}), StudyError);
 }

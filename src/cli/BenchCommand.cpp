@@ -43,6 +43,12 @@ void add_bench_command(CLI::App &app) {
            },
            "Evolutionary search generations per batch, for every model (default: 4, 1 for models with a prior)")
         ->check(CLI::PositiveNumber);
+    cmd->add_option("--neighbourhood", o->search.evolution.neighbourhood_tapes,
+                    "Models with a prior: the fastest measured schedules whose one-decision neighbours are scored each batch")
+        ->capture_default_str()->check(CLI::NonNegativeNumber);
+    cmd->add_option("--neighbourhood-share", o->search.evolution.neighbourhood_share,
+                    "Share of each batch's model-picked part taken from those neighbours")
+        ->capture_default_str()->check(CLI::Range(0.0, 1.0));
     add_measure_options(cmd, o->measure);
     cmd->callback([o] {
         try {

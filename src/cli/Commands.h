@@ -46,5 +46,6 @@ void add_train_commands(CLI::App &app);
 void add_bench_command(CLI::App &app);
 void add_replay_command(CLI::App &app);
 void add_calibrate_command(CLI::App &app);
+void add_remeasure_command(CLI::App &app);
 
 }  // namespace worldtune::cli

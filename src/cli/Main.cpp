@@ -31,6 +31,7 @@ int main(int argc, char **argv) {
     add_bench_command(app);
     add_replay_command(app);
     add_calibrate_command(app);
+    add_remeasure_command(app);
     add_worker_command(app);
     add_baseline_command(app);
     try {

@@ -306,7 +306,8 @@ std::string bench_command_line(const BenchParams &p) {
             << p.seeds << " --rounds " << p.rounds << " --networks " << p.networks << " --network-trials " << p.network_trials
             << " --threads " << p.measure.threads << " --seed " << p.seed;
     if (!p.peers.empty()) command << " --peers " << p.peers;
-    command << " --population " << p.search.evolution.population;
+    command << " --population " << p.search.evolution.population << " --neighbourhood "
+            << p.search.evolution.neighbourhood_tapes << " --neighbourhood-share " << p.search.evolution.neighbourhood_share;
     if (p.search.evolution.generations == p.search.evolution.prior_generations)
         command << " --generations " << p.search.evolution.generations;
     return command.str();

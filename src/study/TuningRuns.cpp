@@ -90,11 +90,16 @@ TuningRun tune_run(RecordStore &store, const WorkloadSpec &spec, const std::stri
     return run;
 }
 
-std::optional<ActionList> best_within(const std::vector<Record> &run, int budget) {
-    std::optional<Record> best;
+const Record *best_record_within(const std::vector<Record> &run, int budget) {
+    const Record *best = nullptr;
     for (int i = 0; i < std::min<int>(budget, int(run.size())); i++)
         if (run[size_t(i)].result.ok() && (!best || run[size_t(i)].result.timing.median_s < best->result.timing.median_s))
-            best = run[size_t(i)];
+            best = &run[size_t(i)];
+    return best;
+}
+
+std::optional<ActionList> best_within(const std::vector<Record> &run, int budget) {
+    const Record *best = best_record_within(run, budget);
     if (!best) return std::nullopt;
     return actions_from_json(best->result.actions);
 }

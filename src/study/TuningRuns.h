@@ -50,6 +50,8 @@ TuningRun tune_run(RecordStore &store, const WorkloadSpec &spec, const std::stri
                    const MeasureParams &measure, const std::string &source, const CostModelParams &model_params,
                    const TuneParams &search = TuneParams());
 
+/// The best correct record among the first `budget` records (null when none); it points into `run`.
+const Record *best_record_within(const std::vector<Record> &run, int budget);
 /// The best correct schedule among the first `budget` records.
 std::optional<ActionList> best_within(const std::vector<Record> &run, int budget);
 /// Best latency after each of the first `budget` trials (0 until one succeeded).
