@@ -433,42 +433,70 @@ TEST(Search, OneDecisionNeighboursChangeExactlyOneChoice) {
 }
 
 namespace {
-/// The action-list keys of the one-decision neighbours of `tape`.
-std::set<std::string> neighbour_keys(SketchSampler &sampler, const DecisionTape &tape) {
-    std::set<std::string> keys;
-    for (const DecisionTape &n : one_decision_neighbours(tape)) keys.insert(actions_to_json(sampler.replay(n).actions).dump());
-    return keys;
-}
+/// The random model with a prior, keeping the candidates and scores of its last predict() call.
+class LastCallModel : public CountingModel {
+public:
+    explicit LastCallModel(bool prior) : CountingModel(prior) {}
+    std::vector<double> predict(const std::vector<ActionList> &candidates) override {
+        last_scores = CountingModel::predict(candidates);
+        last_candidates = candidates;
+        return last_scores;
+    }
+    std::vector<ActionList> last_candidates;
+    std::vector<double> last_scores;
+};
 
-/// How many of a batch's first `first` candidates are neighbours of the best measured tape, for a model
-/// with or without a prior and the given neighbourhood share.
-int neighbours_at_front(bool prior, double share, size_t first) {
+struct NeighbourhoodBatch {
+    int calls = 0;                            ///< predict() calls: the generations, and one for the neighbours
+    std::vector<std::string> front;           ///< keys of the batch's first `first` candidates
+    std::vector<std::string> best_scored;     ///< keys of the last call's `first` best-scored candidates
+    std::set<std::string> last_call;          ///< keys of every candidate of the last call
+};
+
+/// A batch of 8 after one measured schedule, with a model with or without a prior and one tape's
+/// neighbourhood at `share` of the batch.
+NeighbourhoodBatch neighbourhood_batch(bool prior, double share, size_t first) {
     const WorkloadSpec spec = WorkloadSpec::parse("matmul:M=64,N=48,K=32");
     SketchSampler sampler(spec, SamplerParams{}, test_seed());
-    CountingModel model(prior);
+    LastCallModel model(prior);
     EvolutionParams params;
     params.population = 16;
+    params.generations = 2;
     params.eps_greedy = 0;
     params.neighbourhood_tapes = 1;
     params.neighbourhood_share = share;
     EvolutionarySearch search(sampler, model, params, test_seed());
     const SketchCandidate best = sampler.replay({});
     const std::set<std::string> measured{actions_to_json(best.actions).dump()};
-    const std::set<std::string> keys = neighbour_keys(sampler, best.tape);
     const std::vector<SketchCandidate> batch = search.next_batch(8, measured, {best.tape});
     EXPECT_EQ(batch.size(), 8u);
-    int count = 0;
-    for (size_t i = 0; i < std::min(first, batch.size()); i++) count += int(keys.count(actions_to_json(batch[i].actions).dump()));
-    return count;
+    NeighbourhoodBatch out;
+    out.calls = model.calls;
+    for (size_t i = 0; i < std::min(first, batch.size()); i++) out.front.push_back(actions_to_json(batch[i].actions).dump());
+    std::vector<size_t> order(model.last_candidates.size());
+    for (size_t i = 0; i < order.size(); i++) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return model.last_scores[a] > model.last_scores[b]; });
+    for (size_t i = 0; i < order.size(); i++) {
+        const std::string key = actions_to_json(model.last_candidates[order[i]]).dump();
+        out.last_call.insert(key);
+        if (out.best_scored.size() < first) out.best_scored.push_back(key);
+    }
+    return out;
 }
 }  // namespace
 
-// With a prior, the batch's model-picked part starts with neighbourhood_share of it from the best measured
-// tape's one-decision neighbours; a model without a prior searches as before.
+// With a prior, the neighbours are scored in one more call after the generation, and the batch's
+// model-picked part starts with neighbourhood_share of it: that call's best-scored candidates, in order.
+// A model without a prior searches as before (its generations only).
 TEST(Search, NeighbourhoodTakesItsShareOfTheBatchForAPrior) {
-    EXPECT_EQ(neighbours_at_front(true, 1.0, 8), 8);
-    EXPECT_EQ(neighbours_at_front(true, 0.5, 4), 4);
-    EXPECT_LT(neighbours_at_front(false, 1.0, 8), 8) << "8 random picks all neighbours: practically impossible";
+    const NeighbourhoodBatch all = neighbourhood_batch(true, 1.0, 8);
+    EXPECT_EQ(all.calls, 2) << "one generation (prior_generations) and the neighbours";
+    EXPECT_GE(all.last_call.size(), 8u) << "a matmul's schedule has more than 8 one-decision neighbours";
+    EXPECT_EQ(all.front, all.best_scored);
+    const NeighbourhoodBatch half = neighbourhood_batch(true, 0.5, 4);
+    EXPECT_EQ(half.front, half.best_scored);
+    const NeighbourhoodBatch none = neighbourhood_batch(false, 1.0, 8);
+    EXPECT_EQ(none.calls, 2) << "two generations, no neighbourhood";
 }
 
 TEST(Search, BatchPickSkipsNearCopiesOfThePicksWhenAskedTo) {
