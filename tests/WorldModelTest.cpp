@@ -786,6 +786,32 @@ TEST(WorldModel, CalibrationSummaryNamesEveryTrainingMachine) {
     EXPECT_NE(calibration_summary(dir).find("; this machine's type among them)"), std::string::npos) << calibration_summary(dir);
 }
 
+// The online correction keeps its early settings up to online_late_after measurements and takes the late
+// ones after (never when it is 0), with the depth capped by the ranker's; the late settings survive the
+// bundle's config file, and a negative one is refused.
+TEST(WorldModel, OnlineCorrectionTakesItsLateSettingsPastTheThreshold) {
+    WorldConfig c;
+    c.online_late_after = 64;
+    c.online_late_depth = 9;
+    const RankerParams early = online_booster_params(c, 64), late = online_booster_params(c, 65);
+    EXPECT_EQ(early.rounds, c.online_rounds);
+    EXPECT_EQ(early.depth, c.online_depth);
+    EXPECT_DOUBLE_EQ(early.eta, c.online_eta);
+    EXPECT_EQ(late.rounds, c.online_late_rounds);
+    EXPECT_EQ(late.depth, c.ranker_depth);
+    EXPECT_DOUBLE_EQ(late.eta, c.online_late_eta);
+    EXPECT_EQ(late.threads, 1);
+    c.online_late_after = 0;
+    EXPECT_EQ(online_booster_params(c, 100000).rounds, c.online_rounds);
+    c.online_late_after = 32;
+    const WorldConfig back = WorldConfig::from_json(c.to_json());
+    EXPECT_EQ(back.online_late_after, 32);
+    EXPECT_EQ(back.online_late_rounds, c.online_late_rounds);
+    nlohmann::json bad = c.to_json();
+    bad["online_late_rounds"] = -1;
+    EXPECT_THROW(WorldConfig::from_json(bad), std::invalid_argument);
+}
+
 // An online correction scores on top of its base, the base's margins scaled by the weight it was trained
 // with: a correction that learns nothing (eta 0) ranks as the base at weight 1, flat at weight 0, and with
 // twice the base's spread at weight 2.

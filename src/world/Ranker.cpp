@@ -89,6 +89,16 @@ RankerParams ranker_params(const WorldConfig &c) {
     return p;
 }
 
+RankerParams online_booster_params(const WorldConfig &c, size_t measured) {
+    RankerParams p = ranker_params(c);
+    const bool late = c.online_late_after > 0 && measured > size_t(c.online_late_after);
+    p.rounds = late ? c.online_late_rounds : c.online_rounds;
+    p.depth = std::min(late ? c.online_late_depth : c.online_depth, c.ranker_depth);
+    p.eta = late ? c.online_late_eta : c.online_eta;
+    p.threads = 1;
+    return p;
+}
+
 std::vector<float> training_labels(const std::vector<float> &throughputs, int grades) {
     if (grades <= 0) return throughputs;
     std::vector<float> out;

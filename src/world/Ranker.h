@@ -96,6 +96,10 @@ struct RankerParams {
 /// The shipped ranker's training parameters from a bundle's configuration (objective, labels, rounds,
 /// depth, learning rate, threads, seed).
 RankerParams ranker_params(const WorldConfig &config);
+/// The online correction's ("booster") training parameters once a run has measured `measured` candidates:
+/// online_rounds / online_depth / online_eta, or the online_late_* ones past online_late_after (when it is
+/// not 0); the depth is at most ranker_depth, and it trains on one thread.
+RankerParams online_booster_params(const WorldConfig &config, size_t measured);
 
 class Ranker {
 public:

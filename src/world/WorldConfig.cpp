@@ -66,6 +66,10 @@ void for_each_field(Config &c, Visit &&visit) {
     visit("online_depth", c.online_depth);
     visit("online_reads_latent", c.online_reads_latent);
     visit("online_eta", c.online_eta);
+    visit("online_late_after", c.online_late_after);
+    visit("online_late_rounds", c.online_late_rounds);
+    visit("online_late_depth", c.online_late_depth);
+    visit("online_late_eta", c.online_late_eta);
     visit("online_prior_weight", c.online_prior_weight);
     visit("online_schedule_features", c.online_schedule_features);
     visit("online_access_features", c.online_access_features);
@@ -112,6 +116,8 @@ WorldConfig WorldConfig::from_json(const nlohmann::json &j) {
         throw std::invalid_argument("world model config: need online_trust >= 0 and online_trust_top >= 1");
     if (!(c.online_prior_weight >= 0) || c.online_rounds < 0 || !(c.online_eta >= 0))
         throw std::invalid_argument("world model config: need online_prior_weight, online_rounds and online_eta >= 0");
+    if (c.online_late_after < 0 || c.online_late_rounds < 0 || c.online_late_depth < 1 || !(c.online_late_eta >= 0))
+        throw std::invalid_argument("world model config: need online_late_after, online_late_rounds, online_late_eta >= 0 and online_late_depth >= 1");
     if (c.online_lowered_shortlist < 1 || c.online_depth < 1)
         throw std::invalid_argument("world model config: need online_lowered_shortlist >= 1 and online_depth >= 1");
     return c;

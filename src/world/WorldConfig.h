@@ -104,6 +104,13 @@ struct WorldConfig {
                                       ///< cascade: top-1 after 48 0.623 -> 0.688 (docs/results/v2-online-depth);
                                       ///< not yet tried in a search
     double online_eta = 0.1;       ///< "booster": its learning rate
+    // The booster once a run has measured more than online_late_after candidates (0: never): the capacity
+    // of the static model's task model (ModelFactory.h), so that after hundreds of measurements the
+    // correction is not capped at what 30 shallow rounds can move (docs/results/late-booster-val-zen5).
+    int online_late_after = 0;
+    int online_late_rounds = 100;  ///< "booster", late: its rounds
+    int online_late_depth = 6;     ///< "booster", late: its trees' depth (at most ranker_depth)
+    double online_late_eta = 0.2;  ///< "booster", late: its learning rate
     double online_prior_weight = 1.0;  ///< "booster": the prior's scores, times this, are its base margin
                                        ///< (0: the correction learns from the run alone; replay on the val
                                        ///< runs among 0, 0.3, 1, 3: docs/results/v2-online)

@@ -459,11 +459,7 @@ void WorldModel::update_booster(const std::vector<OnlineGroup> &groups) {
         data.add_group(group, g.latencies);
     }
     if (data.size() == 0) return;
-    RankerParams p = ranker_params(bundle_.config);
-    p.rounds = bundle_.config.online_rounds;
-    p.depth = std::min(bundle_.config.online_depth, bundle_.config.ranker_depth);
-    p.eta = bundle_.config.online_eta;
-    p.threads = 1;
+    const RankerParams p = online_booster_params(bundle_.config, data.size());
     const size_t hidden = bundle_.config.online_reads_latent ? 0 : size_t(prior().state_dim());
     online_.train_on_top(prior(), data, p, bundle_.config.online_prior_weight, hidden);
     online_width_ = columns;
