@@ -104,9 +104,9 @@ struct WorldConfig {
                                       ///< cascade: top-1 after 48 0.623 -> 0.688 (docs/results/v2-online-depth);
                                       ///< not yet tried in a search
     double online_eta = 0.1;       ///< "booster": its learning rate
-    // The booster once a run has measured more than online_late_after candidates (0: never): the capacity
-    // of the static model's task model (ModelFactory.h), so that after hundreds of measurements the
-    // correction is not capped at what 30 shallow rounds can move (docs/results/late-booster-val-zen5).
+    // The booster once a run has measured more than online_late_after candidates (0: never): by default the
+    // capacity of the static model's task model (ModelFactory.h). Off: with 64 on the val list at 256
+    // trials, 0.980x re-measured [0.946-1.006] (docs/results/late-booster-val-zen5).
     int online_late_after = 0;
     int online_late_rounds = 100;  ///< "booster", late: its rounds
     int online_late_depth = 6;     ///< "booster", late: its trees' depth (at most ranker_depth)
