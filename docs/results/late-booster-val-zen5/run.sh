@@ -33,11 +33,5 @@ PY
   mv "$bundle.tmp" "$bundle"
 fi
 printf "P4 --model world\nLB --model world --bundle $bundle\n" > "$work/configs.txt"
-for seed in $seeds; do
-  SEEDS=$seed TRIALS=256 bash scripts/val_search_knobs.sh "$work/runs" "$work/configs.txt"
-done
-cp "$work/configs.txt" "$work/runs/configs.txt"
-dbs=()
-for seed in $seeds; do for cfg in P4 LB; do dbs+=("$work/runs/$cfg$seed.db"); done; done
-./build/worldtune remeasure --db "$(IFS=,; echo "${dbs[*]}")" --list docs/val_workloads.txt --trials 256 \
-  --rounds 3 --threads 2 --out "$work/runs/remeasured.tsv"
+SEEDS="$seeds" TRIALS=256 bash scripts/val_search_knobs.sh "$work/runs" "$work/configs.txt"
+bash scripts/val_remeasure.sh "$work/runs" 256 "$seeds"

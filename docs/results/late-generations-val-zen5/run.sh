@@ -22,11 +22,5 @@ set -euo pipefail
 work=$(mkdir -p "${1:?give a work folder}" && cd "$1" && pwd)
 seeds=${SEEDS:-1 2 3}
 printf "P4 --model world\nLG --model world --late-after 64 --late-generations 4\n" > "$work/configs.txt"
-for seed in $seeds; do
-  SEEDS=$seed TRIALS=192 bash scripts/val_search_knobs.sh "$work/runs" "$work/configs.txt"
-done
-cp "$work/configs.txt" "$work/runs/configs.txt"
-dbs=()
-for seed in $seeds; do for cfg in P4 LG; do dbs+=("$work/runs/$cfg$seed.db"); done; done
-./build/worldtune remeasure --db "$(IFS=,; echo "${dbs[*]}")" --list docs/val_workloads.txt --trials 192 \
-  --rounds 3 --threads 2 --out "$work/runs/remeasured.tsv"
+SEEDS="$seeds" TRIALS=192 bash scripts/val_search_knobs.sh "$work/runs" "$work/configs.txt"
+bash scripts/val_remeasure.sh "$work/runs" 192 "$seeds"
