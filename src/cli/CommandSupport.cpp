@@ -34,7 +34,8 @@ void add_space_option(CLI::App *cmd, SamplerParams &sampler) {
            "Search space: the sketch rules candidates are sampled from (v1: before packed inputs, register tiles "
            "and rfactored row reductions; v3: v2 with weights asked for in a packed layout, arranged once "
            "before the runs; v4: v3 with vector loops of several vectors unrolled by vector and weights packed "
-           "more often; default " + default_search_space() + ")")
+           "more often; v5: v4 with the register-fill rule, a register tile that fills the register file over a "
+           "small reduction block; default " + default_search_space() + ")")
         ->check(CLI::IsMember(names));
 }
 

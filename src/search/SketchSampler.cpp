@@ -38,7 +38,7 @@ void move_innermost(std::vector<std::string> &loops, const std::string &name) {
 
 }  // namespace
 
-std::vector<std::string> search_space_names() { return {"v1", "v2", "v3", "v4"}; }
+std::vector<std::string> search_space_names() { return {"v1", "v2", "v3", "v4", "v5"}; }
 
 std::string default_search_space() { return search_space_names()[size_t(SamplerParams{}.space - 1)]; }
 
@@ -118,14 +118,32 @@ int SketchSampler::registers() const {
     return Halide::get_host_target().has_feature(Halide::Target::AVX512) ? 32 : 16;
 }
 
-int64_t SketchSampler::draw_register_tile(int64_t extent, int64_t vector_inner) {
+int64_t SketchSampler::register_tile_cap(int64_t vector_inner) const {
     // Accumulators (vectors × unrolled), the vectors loaded per step and one broadcast stay in registers.
     const int64_t vectors = std::max<int64_t>(1, vector_inner / lanes());
-    const int64_t cap = std::max<int64_t>(1, (registers() - 1 - vectors) / vectors);
-    return draw_tile(extent, false, cap);
+    return std::max<int64_t>(1, (registers() - 1 - vectors) / vectors);
 }
 
-int64_t SketchSampler::draw_tile(int64_t extent, bool vector_dim, int64_t largest) {
+int64_t SketchSampler::draw_register_tile(int64_t extent, int64_t vector_inner) {
+    return draw_tile(extent, false, register_tile_cap(vector_inner));
+}
+
+int64_t SketchSampler::filling_register_tile(int64_t extent, int64_t vector_inner) const {
+    const std::vector<int64_t> choices = tile_choices(extent, false, register_tile_cap(vector_inner));
+    return *std::max_element(choices.begin(), choices.end());
+}
+
+size_t SketchSampler::draw_register_fill(const std::vector<int64_t> &pure_extents, size_t vector_pure, int64_t vector_inner) {
+    if (params_.space < 5 || vector_inner < lanes() || !chance(DecisionKind::Structure, params_.p_register_fill))
+        return kNoFill;
+    std::vector<size_t> others;  // the pure loops that may be the unrolled one
+    for (size_t i = 0; i < pure_extents.size(); i++)
+        if (i != vector_pure && pure_extents[i] > 1) others.push_back(i);
+    if (others.empty()) return pure_extents.size();  // filled by the vectors alone
+    return others[choose(DecisionKind::Unroll, uint32_t(others.size()))];
+}
+
+std::vector<int64_t> SketchSampler::tile_choices(int64_t extent, bool vector_dim, int64_t largest) const {
     // Candidates: powers of two and divisors of the extent, up to the cap and the extent itself.
     std::vector<int64_t> choices;
     const int64_t cap = std::min<int64_t>(extent, largest > 0 ? largest : params_.max_tile);
@@ -139,6 +157,11 @@ int64_t SketchSampler::draw_tile(int64_t extent, bool vector_dim, int64_t larges
             if (c % lanes() == 0 && c <= int64_t(params_.max_vectors) * lanes()) vec.push_back(c);
         if (!vec.empty()) choices = vec;
     }
+    return choices;
+}
+
+int64_t SketchSampler::draw_tile(int64_t extent, bool vector_dim, int64_t largest) {
+    const std::vector<int64_t> choices = tile_choices(extent, vector_dim, largest);
     return choices[choose(DecisionKind::TileSize, uint32_t(choices.size()))];
 }
 
@@ -240,14 +263,22 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
     int64_t vector_inner = 0;
     if (params_.space >= 2 && vector_pure < pure_extents.size() && pure_extents[vector_pure] > 1)
         vector_inner = draw_tile(pure_extents[vector_pure], true);
+    // Space 5: the register-fill rule (the pure loop it unrolls; kNoFill when not drawn).
+    const size_t fill_pure = draw_register_fill(pure_extents, vector_pure, vector_inner);
+    const bool fill = fill_pure != kNoFill;
+    std::string fill_loop;  // the register piece of loop `fill_pure`, unrolled
     size_t pure_index = 0;
     for (const LoopDim &d : stage.dims) {
         if (d.reduction) {
             // Split reductions mostly; always when nothing else of the stage would be scheduled (Halide warns
-            // about a half-scheduled Func).
+            // about a half-scheduled Func), and when filling the register file: a window (extent up to the
+            // block) whole, a longer reduction by a small block, so one step's weights stay in L1.
             const bool only_loop_left = pure_extents.empty() || *std::max_element(pure_extents.begin(), pure_extents.end()) <= 1;
-            if (d.extent > 1 && (only_loop_left || chance(DecisionKind::Structure, 0.8))) {
-                out.push_back(Action::split(stage.name, d.name, {draw_tile(d.extent, false)}));
+            if (d.extent > 1 && (fill || only_loop_left || chance(DecisionKind::Structure, 0.8))) {
+                const int64_t block = !fill ? draw_tile(d.extent, false)
+                                      : d.extent <= params_.fill_reduction_block ? d.extent
+                                                                                   : draw_tile(d.extent, false, params_.fill_reduction_block);
+                out.push_back(Action::split(stage.name, d.name, {block}));
                 r_inner.push_back(split_name(d.name, 1, 1));
                 r_outer.push_back(split_name(d.name, 1, 0));
             } else {
@@ -257,14 +288,19 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
         }
         const int64_t extent = pure_extents[pure_index];
         const bool vector_dim = pure_index == vector_pure;
+        const bool fill_dim = pure_index == fill_pure;
         pure_index++;
         if (extent <= 1) {
             s_outer.push_back(d.name);
             continue;
         }
         int64_t inner;
-        if (params_.space >= 2) {
-            inner = vector_dim ? vector_inner : draw_register_tile(extent, vector_inner);
+        if (vector_dim && params_.space >= 2) {
+            inner = vector_inner;
+        } else if (fill) {  // the unrolled loop fills the register file; the others get no register piece
+            inner = fill_dim ? filling_register_tile(extent, vector_inner) : 1;
+        } else if (params_.space >= 2) {
+            inner = draw_register_tile(extent, vector_inner);
         } else {
             inner = draw_tile(extent, vector_dim);
             if (!vector_dim) inner = std::min<int64_t>(inner, params_.max_unroll);
@@ -288,6 +324,7 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
         for (size_t piece = levels; piece >= outer_pieces; piece--) s_inner.push_back(split_name(d.name, levels, piece));
         if (vectorized) vector_loop = split_name(d.name, levels, levels);
         if (vector_blocks) vector_block_loop = split_name(d.name, levels, levels - 1);
+        if (fill_dim && inner > 1) fill_loop = split_name(d.name, levels, levels);
     }
     move_innermost(s_inner, vector_block_loop);
     move_innermost(s_inner, vector_loop);
@@ -300,7 +337,9 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
     // Register blocking: unroll one inner pure loop other than the vectorized one and its vectors (which one
     // is a decision: for a convolution, output channels reuse the loaded inputs, rows reuse the weights).
     const size_t first_other = vector_block_loop.empty() ? 1 : 2;
-    if (s_inner.size() > first_other && chance(DecisionKind::Unroll, 0.7)) {
+    if (fill) {
+        if (!fill_loop.empty()) out.push_back(Action::annotate(stage.name, fill_loop, AnnotationKind::Unroll));
+    } else if (s_inner.size() > first_other && chance(DecisionKind::Unroll, 0.7)) {
         const size_t which = first_other + choose(DecisionKind::Unroll, uint32_t(s_inner.size() - first_other));
         out.push_back(Action::annotate(stage.name, s_inner[which], AnnotationKind::Unroll));
     }

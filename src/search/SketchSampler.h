@@ -41,6 +41,12 @@
 //                      vectorized, and its vectors, unrolled beside it: with one other unrolled loop (a
 //                      convolution's 7-wide row), vectors × row accumulators stay in registers (the hand
 //                      tile of docs/results/hand-kernels-zen5); weights are packed more often
+//   register fill      (space 5) a decision per update with a vectorized loop: its register tile fills the
+//                      register file (one other pure loop unrolled as far as vectors × unrolled + vectors + 1
+//                      <= registers allows, the other pure loops without a register piece), and its
+//                      reductions are blocked small (a window whole, a longer reduction by a block of at
+//                      most fill_reduction_block), so the weights one step reads stay in L1: the hand tile of
+//                      docs/results/hand-kernels-zen5 as one decision instead of a chain of rare ones
 // Every random choice is recorded on a DecisionTape. Replaying a tape rebuilds its schedule; changing one
 // decision (mutation) or splicing two tapes (crossover) gives a neighbour that is again an instance of a
 // sketch: the evolutionary search works on tapes and never has to repair an action list.
@@ -60,7 +66,7 @@ struct SamplerParams {
                                      ///< up to max_unroll), 2 = with packed inputs and register tiles,
                                      ///< 3 = and weights asked for in a packed layout, 4 = and vector blocks
                                      ///< with weights packed at p_pack_weight (the default since
-                                     ///< docs/results/v4-picks-zen5)
+                                     ///< docs/results/v4-picks-zen5), 5 = and the register-fill rule
     int vector_lanes = 0;            ///< float32 lanes of a vector; 0: the host target's natural width
     int vector_registers = 0;        ///< vector registers of the target; 0: the host's (32 with AVX-512, else 16)
     double p_pack_input = 0.5;       ///< (space 2) chance of packing an input read strided along the vector loop
@@ -85,6 +91,10 @@ struct SamplerParams {
     double p_inline_elementwise = 0.6;  ///< chance that a simple elementwise producer stays inlined
     double p_wide_vector = 0.8;      ///< when the output's innermost loop is shorter than a vector: chance
                                      ///< of vectorizing the first loop that is long enough instead
+    double p_register_fill = 0.5;    ///< (space 5) of an update with a vectorized loop: chance of the register-fill rule
+    int fill_reduction_block = 4;    ///< (space 5) largest reduction block under the register-fill rule (a
+                                     ///< window up to it is taken whole). The hand tile's input-channel block
+                                     ///< of 2 read 431 GFLOP/s, 4: 416, 8: 401, 16: 379 (hand-kernels-zen5)
     int max_tile = 128;              ///< largest tile extent drawn for a loop
     int max_vectors = 4;             ///< largest vectorized loop, in vectors (wider ones crash LLVM 14 on
                                      ///< strided row reductions and spill registers elsewhere)
@@ -151,10 +161,22 @@ private:
     ActionList build();
     int lanes() const;
     int registers() const;
-    /// A tile extent for a loop of `extent`: a power of two or a divisor, at most `cap` (max_tile when 0).
+    /// The tile extents a loop of `extent` may get: powers of two and divisors, at most `cap` (max_tile when 0);
+    /// whole vectors for the vectorized loop when its extent allows.
+    std::vector<int64_t> tile_choices(int64_t extent, bool vector_dim, int64_t cap) const;
+    /// One of tile_choices, drawn.
     int64_t draw_tile(int64_t extent, bool vector_dim, int64_t cap = 0);
+    /// The largest unrolled extent beside a vectorized loop of `vector_inner` that keeps its accumulators, the
+    /// vectors loaded per step and one broadcast in the register file.
+    int64_t register_tile_cap(int64_t vector_inner) const;
     /// The inner extent of a pure loop of an update's register tile (`vector_inner`: the vectorized loop's).
     int64_t draw_register_tile(int64_t extent, int64_t vector_inner);
+    /// The largest such extent (the register-fill rule).
+    int64_t filling_register_tile(int64_t extent, int64_t vector_inner) const;
+    static constexpr size_t kNoFill = size_t(-1);
+    /// Whether an update fills the register file (space 5, drawn): the pure loop it unrolls (pure_extents.size()
+    /// when the vectors alone fill it), or kNoFill.
+    size_t draw_register_fill(const std::vector<int64_t> &pure_extents, size_t vector_pure, int64_t vector_inner);
     /// Packs the inputs a reduction stage reads strided along the loop `vector_var` (packed input rule).
     void pack_inputs(ActionList &out, const FuncInfo &f, const std::string &vector_var, int64_t vector_extent,
                      const std::string &tile_loop);

@@ -4,8 +4,9 @@
       training-split conv and dense workloads of the Zen 5 record set: best packed against best unpacked
       sample per workload, and the median of the per-workload ratios of medians; then the issue-22
       convolution records of docs/results/space-v3-zen5 by packing kind.
-  python3 docs/results/hand-kernels-zen5/packing.py samples [COUNT]
-      v3 samples of the issue-22 convolution with the tile's coarse shape (runs `worldtune sample`)."""
+  python3 docs/results/hand-kernels-zen5/packing.py samples [COUNT [SPACE ...]]
+      samples of the issue-22 convolution (space v3 unless named) with the tile's coarse shape, and of those
+      with the tile's small input-channel block (at most 4) too (runs `worldtune sample`)."""
 import collections
 import gzip
 import json
@@ -56,10 +57,16 @@ def coarse_shape(actions):
             and any(u.startswith("x") for u in unrolled))
 
 
-def samples(count):
-    out = subprocess.run(["build/worldtune", "sample", CONV, "--count", str(count), "--seed", "7", "--space", "v3"],
+def small_channel_block(actions):
+    return any(a[0] == "SP" and a[1] == "acc.u0" and a[2] == "r$z" and a[3][-1] <= 4 for a in actions)
+
+
+def samples(count, space):
+    out = subprocess.run(["build/worldtune", "sample", CONV, "--count", str(count), "--seed", "7", "--space", space],
                          capture_output=True, text=True, check=True).stdout.splitlines()
-    print(f"v3 samples: {len(out)}; with the tile's coarse shape: {sum(coarse_shape(json.loads(l)) for l in out)}")
+    shaped = [a for a in map(json.loads, out) if coarse_shape(a)]
+    print(f"{space} samples: {len(out)}; with the tile's coarse shape: {len(shaped)}; "
+          f"and a small input-channel block: {sum(map(small_channel_block, shaped))}")
 
 
 if __name__ == "__main__":
@@ -68,4 +75,5 @@ if __name__ == "__main__":
     if sys.argv[1] == "records":
         training_records()
     else:
-        samples(int(sys.argv[2]) if len(sys.argv) > 2 else 3000)
+        for space in sys.argv[3:] or ["v3"]:
+            samples(int(sys.argv[2]) if len(sys.argv) > 2 else 3000, space)
