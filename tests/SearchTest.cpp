@@ -171,6 +171,16 @@ std::vector<std::vector<int64_t>> vectorized_update_splits(const ActionList &act
     return found;
 }
 
+/// Runs a schedule of `spec` on random inputs and checks its output against the reference.
+bool runs_right(const WorkloadSpec &spec, const ActionList &actions, uint64_t seed) {
+    std::unique_ptr<Workload> w = build_workload(spec);
+    apply_actions(*w, actions);
+    const std::vector<Halide::Buffer<float>> inputs = random_inputs(*w, seed);
+    for (size_t j = 0; j < inputs.size(); j++) w->inputs[j].set(inputs[j]);
+    Halide::Buffer<float> out = w->pipeline().realize(w->output_shape, Halide::get_host_target());
+    return check_output(*w, inputs, out, 1e-4, 1e-5, 3).ok;
+}
+
 TEST(Search, Space4UnrollsTheVectorsOfAWideVectorLoop) {
     // A dense update vectorized along n over several vectors: space 4 splits it into one vector
     // (vectorized) and the vectors (unrolled beside it); space 3 vectorizes the whole wide loop.
@@ -191,12 +201,7 @@ TEST(Search, Space4UnrollsTheVectorsOfAWideVectorLoop) {
             blocked++;
             if (checked < 2) {  // the sample runs and is right
                 checked++;
-                std::unique_ptr<Workload> w = build_workload(dense);
-                apply_actions(*w, a);
-                const std::vector<Halide::Buffer<float>> inputs = random_inputs(*w, 5);
-                for (size_t j = 0; j < inputs.size(); j++) w->inputs[j].set(inputs[j]);
-                Halide::Buffer<float> out = w->pipeline().realize(w->output_shape, Halide::get_host_target());
-                EXPECT_TRUE(check_output(*w, inputs, out, 1e-4, 1e-5, 3).ok) << actions_to_json(a).dump();
+                EXPECT_TRUE(runs_right(dense, a, 5)) << actions_to_json(a).dump();
             }
         }
         for (const std::vector<int64_t> &factors : vectorized_update_splits(wide.sample_valid()))
@@ -207,16 +212,6 @@ TEST(Search, Space4UnrollsTheVectorsOfAWideVectorLoop) {
     EXPECT_GE(blocked, 4);
     EXPECT_GE(wide_loops, 4) << "space 3 keeps wide vector loops (so this test can tell the spaces apart)";
     EXPECT_EQ(checked, 2);
-}
-
-/// Runs a schedule of `spec` on random inputs and checks its output against the reference.
-bool runs_right(const WorkloadSpec &spec, const ActionList &actions, uint64_t seed) {
-    std::unique_ptr<Workload> w = build_workload(spec);
-    apply_actions(*w, actions);
-    const std::vector<Halide::Buffer<float>> inputs = random_inputs(*w, seed);
-    for (size_t j = 0; j < inputs.size(); j++) w->inputs[j].set(inputs[j]);
-    Halide::Buffer<float> out = w->pipeline().realize(w->output_shape, Halide::get_host_target());
-    return check_output(*w, inputs, out, 1e-4, 1e-5, 3).ok;
 }
 
 TEST(Search, Space5FillsTheRegisterFileOverASmallReductionBlock) {
