@@ -127,6 +127,27 @@ TEST(Store, JsonlExportImportRoundTrip) {
     EXPECT_EQ(b.count(), 5);
 }
 
+TEST(Store, GzipJsonlRoundTripsAndIsCompressed) {
+    const std::string from = temp_path("gz-from.db"), to = temp_path("gz-to.db"), gz = temp_path("records.jsonl.gz");
+    RecordStore a(from);
+    for (int i = 0; i < 4; i++) a.add(sample_result(i, ErrorKind::None), "tune:random");
+    EXPECT_EQ(a.export_jsonl(gz), 4);
+
+    std::ifstream raw(gz, std::ios::binary);
+    const int magic0 = raw.get(), magic1 = raw.get();
+    EXPECT_EQ(magic0, 0x1f);  // the gzip magic: the ".gz" name asked for compression
+    EXPECT_EQ(magic1, 0x8b);
+
+    RecordStore b(to);
+    const ImportStats stats = b.import_jsonl(gz);
+    EXPECT_EQ(stats.added, 4);
+    std::vector<Record> ra, rb;
+    a.for_each([&](const Record &r) { ra.push_back(r); });
+    b.for_each([&](const Record &r) { rb.push_back(r); });
+    ASSERT_EQ(ra.size(), rb.size());
+    for (size_t i = 0; i < ra.size(); i++) expect_same(ra[i].result, rb[i].result);
+}
+
 TEST(Store, MalformedJsonlLineIsRefusedWithItsNumber) {
     const std::string db = temp_path("bad.db"), jsonl = temp_path("bad.jsonl");
     const std::string good = RecordStore::record_to_json({0, sample_result(1), "x"}).dump();

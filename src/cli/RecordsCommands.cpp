@@ -46,7 +46,7 @@ void add_records_commands(CLI::App &app) {
 
     auto export_out = std::make_shared<std::string>();
     CLI::App *exp = records->add_subcommand("export", "Write every record to a JSON Lines file");
-    exp->add_option("--out", *export_out, "Output .jsonl file")->required();
+    exp->add_option("--out", *export_out, "Output .jsonl file (.jsonl.gz: gzip-compressed)")->required();
     exp->add_option("--db", *db, "Records database")->capture_default_str();
     exp->callback([db, export_out] {
         RecordStore store(*db);
@@ -56,7 +56,7 @@ void add_records_commands(CLI::App &app) {
 
     auto import_in = std::make_shared<std::string>();
     CLI::App *imp = records->add_subcommand("import", "Add the records of a JSON Lines file (duplicates are skipped)");
-    imp->add_option("file", *import_in, "Input .jsonl file")->required();
+    imp->add_option("file", *import_in, "Input .jsonl or .jsonl.gz file")->required();
     imp->add_option("--db", *db, "Records database")->capture_default_str();
     imp->callback([db, import_in] {
         RecordStore store(*db);

@@ -2,14 +2,12 @@
 #include "dataset/DatasetFile.h"
 
 #include "common/Hash.h"
+#include "common/TextFile.h"
 #include "lower/StateText.h"
 #include "schedule/Action.h"
 #include "workload/Spec.h"
 
-#include <zlib.h>
-
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <set>
 
@@ -72,34 +70,6 @@ nlohmann::json trajectory_to_json(const DatasetTrajectory &t) {
     if (t.prefix_hash) j["prefix_hash"] = hex64(*t.prefix_hash);
     return j;
 }
-
-/// Lines of a file, gzip-compressed or plain (zlib reads plain files as they are).
-class GzLines {
-public:
-    explicit GzLines(const std::string &path) : file_(gzopen(path.c_str(), "rb")) {}
-    ~GzLines() {
-        if (file_) gzclose(file_);
-    }
-    GzLines(const GzLines &) = delete;
-    GzLines &operator=(const GzLines &) = delete;
-    bool open() const { return file_ != nullptr; }
-    /// The next line without its newline; false at the end (or on a read error, as a truncated file).
-    bool next(std::string &line) {
-        line.clear();
-        char buf[1 << 16];
-        while (gzgets(file_, buf, sizeof buf)) {
-            line += buf;
-            if (!line.empty() && line.back() == '\n') {
-                line.pop_back();
-                return true;
-            }
-        }
-        return !line.empty();
-    }
-
-private:
-    gzFile file_;
-};
 
 /// Reads one line's fields; every failure names the file and line.
 class LineReader {
@@ -316,8 +286,6 @@ void write_dataset(const Dataset &d, const std::string &path) {
         {"text_hash", "fnv1a64(state_text(spec, actions)) as 16 lowercase hex digits"},
         {"prefix_hash", "fnv1a64 of trajectory_texts(spec, actions) joined by \\n\\x1e\\n, 16 hex digits"},
     };
-    const std::string tmp = path + ".tmp";
-    const bool gzip = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
     std::string text = header.dump() + "\n";
     for (const DatasetWorkload &w : d.workloads) {
         nlohmann::json trajectories = nlohmann::json::array();
@@ -325,19 +293,8 @@ void write_dataset(const Dataset &d, const std::string &path) {
         const nlohmann::json line = {{"spec", w.spec}, {"split", split_name(w.split)}, {"trajectories", trajectories}};
         text += line.dump() + "\n";
     }
-    if (gzip) {
-        gzFile out = gzopen(tmp.c_str(), "wb9");
-        if (!out) throw DatasetError("cannot write " + tmp);
-        const bool ok = gzwrite(out, text.data(), unsigned(text.size())) == int(text.size());
-        if (gzclose(out) != Z_OK || !ok) throw DatasetError("cannot write " + tmp + " (disk full?)");
-    } else {
-        std::ofstream out(tmp, std::ios::trunc);
-        if (!out) throw DatasetError("cannot write " + tmp);
-        out << text;
-        out.flush();
-        if (!out) throw DatasetError("cannot write " + tmp + " (disk full?)");
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) throw DatasetError("cannot rename " + tmp + " to " + path);
+    const std::string failed = write_text_file(path, text);
+    if (!failed.empty()) throw DatasetError(failed);
 }
 
 ExportStats export_dataset(const RecordStore &store, const std::string &path, const ExportOptions &options) {

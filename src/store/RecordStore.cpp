@@ -1,10 +1,9 @@
 #include "store/RecordStore.h"
 
+#include "common/TextFile.h"
 #include "schedule/Action.h"
 
 #include <sqlite3.h>
-
-#include <fstream>
 
 namespace worldtune {
 
@@ -373,25 +372,24 @@ Record RecordStore::record_from_json(const json &j) {
 }
 
 int64_t RecordStore::export_jsonl(const std::string &path) const {
-    std::ofstream out(path);
-    if (!out) throw StoreError(path + ": cannot write");
+    std::string text;
     int64_t n = 0;
     for_each([&](const Record &r) {
-        out << dump(record_to_json(r)) << "\n";
+        text += dump(record_to_json(r)) + "\n";
         n++;
     });
-    out.flush();
-    if (!out) throw StoreError(path + ": write failed");
+    const std::string failed = write_text_file(path, text);
+    if (!failed.empty()) throw StoreError(failed);
     return n;
 }
 
 ImportStats RecordStore::import_jsonl(const std::string &path) {
-    std::ifstream in(path);
-    if (!in) throw StoreError(path + ": cannot read");
+    GzLines in(path);
+    if (!in.open()) throw StoreError(path + ": cannot read");
     // Validate every line before adding any: a bad file changes nothing.
     std::vector<Record> records;
     std::string line;
-    for (int64_t number = 1; std::getline(in, line); number++) {
+    for (int64_t number = 1; in.next(line); number++) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         try {
             json j;

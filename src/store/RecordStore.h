@@ -68,9 +68,10 @@ public:
     /// Calls `visit` for every record in id order (all specs when `spec` is empty).
     void for_each(const std::function<void(const Record &)> &visit, const std::string &spec = "") const;
 
-    /// Writes every record to `path` as JSON Lines; returns how many.
+    /// Writes every record to `path` as JSON Lines (gzip-compressed when it ends in ".gz"), whole or not at
+    /// all; returns how many.
     int64_t export_jsonl(const std::string &path) const;
-    /// Adds the records of a JSONL file in one transaction: a bad line refuses the whole file with an error
+    /// Adds the records of a JSONL file (plain or gzip-compressed) in one transaction: a bad line refuses the whole file with an error
     /// naming the line number; records already present are skipped.
     ImportStats import_jsonl(const std::string &path);
 
