@@ -263,6 +263,33 @@ TEST(Search, Space5FillsTheRegisterFileOverASmallReductionBlock) {
     EXPECT_EQ(checked, 2);
 }
 
+TEST(Search, Space6FillsOnlyUpdatesWithAWindowAndABlockedReduction) {
+    // Space 6 draws the register-fill rule only where an update reduces over a loop it keeps whole and one it
+    // blocks. There it samples what space 5 samples; elsewhere (a depthwise window alone, one long
+    // reduction, row reductions) what space 4 samples, draw for draw.
+    const auto with_fill = [](const std::string &space) {
+        SamplerParams p = space_with_lanes(space, 8);
+        p.vector_registers = 16;
+        p.p_register_fill = 1.0;
+        return p;
+    };
+    const auto same_samples = [&](const std::string &spec_text, const std::string &a_space, const std::string &b_space) {
+        const WorkloadSpec spec = WorkloadSpec::parse(spec_text);
+        SketchSampler a(spec, with_fill(a_space), test_seed()), b(spec, with_fill(b_space), test_seed());
+        int same = 0;
+        for (int i = 0; i < 30; i++) same += actions_to_json(a.sample_valid()) == actions_to_json(b.sample_valid());
+        return same;
+    };
+    const std::string conv = "conv2d:N=1,C=8,H=7,W=7,K=32,R=3,S=3,pad=1,bias=1,act=relu";
+    EXPECT_EQ(same_samples(conv, "v6", "v5"), 30);
+    EXPECT_LT(same_samples(conv, "v6", "v4"), 30) << "the rule fires on the dense convolution";
+    for (const std::string &other : {"conv2d:N=1,C=16,H=14,W=14,K=16,R=3,S=3,stride=2,pad=1,groups=16,bias=1",
+                                     "dense:M=8,N=64,K=16", "conv2d:N=1,C=32,H=7,W=7,K=16,R=1,S=1", "softmax:M=8,N=100"}) {
+        EXPECT_EQ(same_samples(other, "v6", "v4"), 30) << other;
+        EXPECT_LT(same_samples(other, "v6", "v5"), 30) << other << ": space 5 fills it (so the test tells them apart)";
+    }
+}
+
 TEST(Search, LongRowReductionsAreRfactoredIntoVectors) {
     // softmax's row max reads X along k, its row sum reads expv along k: space 2 may rfactor either into
     // partial sums over a vectorized `u` (p_rfactor 0.5); space 1 never does.

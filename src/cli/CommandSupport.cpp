@@ -35,7 +35,8 @@ void add_space_option(CLI::App *cmd, SamplerParams &sampler) {
            "and rfactored row reductions; v3: v2 with weights asked for in a packed layout, arranged once "
            "before the runs; v4: v3 with vector loops of several vectors unrolled by vector and weights packed "
            "more often; v5: v4 with the register-fill rule, a register tile that fills the register file over a "
-           "small reduction block; default " + default_search_space() + ")")
+           "small reduction block; v6: v5 with that rule only on updates that reduce over a short loop it keeps "
+           "whole and a long one it blocks, such as a convolution's window and input channels; default " + default_search_space() + ")")
         ->check(CLI::IsMember(names));
 }
 

@@ -38,7 +38,7 @@ void move_innermost(std::vector<std::string> &loops, const std::string &name) {
 
 }  // namespace
 
-std::vector<std::string> search_space_names() { return {"v1", "v2", "v3", "v4", "v5"}; }
+std::vector<std::string> search_space_names() { return {"v1", "v2", "v3", "v4", "v5", "v6"}; }
 
 std::string default_search_space() { return search_space_names()[size_t(SamplerParams{}.space - 1)]; }
 
@@ -133,8 +133,21 @@ int64_t SketchSampler::filling_register_tile(int64_t extent, int64_t vector_inne
     return *std::max_element(choices.begin(), choices.end());
 }
 
-size_t SketchSampler::draw_register_fill(const std::vector<int64_t> &pure_extents, size_t vector_pure, int64_t vector_inner) {
-    if (params_.space < 5 || vector_inner < lanes() || !chance(DecisionKind::Structure, params_.p_register_fill))
+bool SketchSampler::fill_fits_reduction(const StageInfo &stage) const {
+    if (params_.space < 5) return false;
+    if (params_.space == 5) return true;
+    bool kept_whole = false, blocked = false;
+    for (const LoopDim &d : stage.dims) {
+        if (!d.reduction || d.extent <= 1) continue;
+        (d.extent <= params_.fill_reduction_block ? kept_whole : blocked) = true;
+    }
+    return kept_whole && blocked;
+}
+
+size_t SketchSampler::draw_register_fill(const StageInfo &stage, const std::vector<int64_t> &pure_extents, size_t vector_pure,
+                                         int64_t vector_inner) {
+    // The checks before the draw keep every other update's random draws those of space 4.
+    if (!fill_fits_reduction(stage) || vector_inner < lanes() || !chance(DecisionKind::Structure, params_.p_register_fill))
         return kNoFill;
     std::vector<size_t> others;  // the pure loops that may be the unrolled one
     for (size_t i = 0; i < pure_extents.size(); i++)
@@ -263,8 +276,8 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
     int64_t vector_inner = 0;
     if (params_.space >= 2 && vector_pure < pure_extents.size() && pure_extents[vector_pure] > 1)
         vector_inner = draw_tile(pure_extents[vector_pure], true);
-    // Space 5: the register-fill rule (the pure loop it unrolls; kNoFill when not drawn).
-    const size_t fill_pure = draw_register_fill(pure_extents, vector_pure, vector_inner);
+    // Spaces 5 and 6: the register-fill rule (the pure loop it unrolls; kNoFill when not drawn).
+    const size_t fill_pure = draw_register_fill(stage, pure_extents, vector_pure, vector_inner);
     const bool fill = fill_pure != kNoFill;
     std::string fill_loop;  // the register piece of loop `fill_pure`, unrolled
     size_t pure_index = 0;

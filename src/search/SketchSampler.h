@@ -66,7 +66,12 @@ struct SamplerParams {
                                      ///< up to max_unroll), 2 = with packed inputs and register tiles,
                                      ///< 3 = and weights asked for in a packed layout, 4 = and vector blocks
                                      ///< with weights packed at p_pack_weight (the default since
-                                     ///< docs/results/v4-picks-zen5), 5 = and the register-fill rule
+                                     ///< docs/results/v4-picks-zen5), 5 = and the register-fill rule,
+                                     ///< 6 = the register-fill rule only on updates that reduce over a short
+                                     ///< loop it keeps whole and a long one it blocks (a convolution's window
+                                     ///< and input channels; not a depthwise window alone, nor one long
+                                     ///< reduction: on the val list's records the rule lost there,
+                                     ///< docs/results/register-fill-val-zen5)
     int vector_lanes = 0;            ///< float32 lanes of a vector; 0: the host target's natural width
     int vector_registers = 0;        ///< vector registers of the target; 0: the host's (32 with AVX-512, else 16)
     double p_pack_input = 0.5;       ///< (space 2) chance of packing an input read strided along the vector loop
@@ -174,9 +179,13 @@ private:
     /// The largest such extent (the register-fill rule).
     int64_t filling_register_tile(int64_t extent, int64_t vector_inner) const;
     static constexpr size_t kNoFill = size_t(-1);
-    /// Whether an update fills the register file (space 5, drawn): the pure loop it unrolls (pure_extents.size()
-    /// when the vectors alone fill it), or kNoFill.
-    size_t draw_register_fill(const std::vector<int64_t> &pure_extents, size_t vector_pure, int64_t vector_inner);
+    /// Whether an update fills the register file (space 5, drawn; space 6 only where fill_fits_reduction):
+    /// the pure loop it unrolls (pure_extents.size() when the vectors alone fill it), or kNoFill.
+    size_t draw_register_fill(const StageInfo &stage, const std::vector<int64_t> &pure_extents, size_t vector_pure,
+                              int64_t vector_inner);
+    /// Whether the register-fill rule may fire on `stage` in this space: always in space 5; in space 6 only when
+    /// the stage reduces over a loop the rule keeps whole (extent 2 to fill_reduction_block) and one it blocks.
+    bool fill_fits_reduction(const StageInfo &stage) const;
     /// Packs the inputs a reduction stage reads strided along the loop `vector_var` (packed input rule).
     void pack_inputs(ActionList &out, const FuncInfo &f, const std::string &vector_var, int64_t vector_extent,
                      const std::string &tile_loop);
