@@ -6,7 +6,7 @@
 # ROUND=2 (3, ...) continues every workload's run by 32 more trials in the same database, with the bundle
 # shipped then (the rankers retrained on the earlier rounds), so the picks cover the late half of a run;
 # the export then holds every round.
-# SPACE=v1..v4 tunes in that search space (default: the tuner's default space, `worldtune tune --help`); one database holds one
+# SPACE=v1..v6 tunes in that search space (default: the tuner's default space, `worldtune tune --help`); one database holds one
 # space's picks, so give each space its own DB and NAME (e.g. SPACE=v4 bash scripts/collect_picks.sh zen5-v4).
 # Resumable: a workload's run is topped up to 32 x ROUND records (a finished one is skipped, an interrupted
 # one measures only what it lacks). Nothing else may compute on the machine while it measures.

@@ -47,6 +47,8 @@
 //                      reductions are blocked small (a window whole, a longer reduction by a block of at
 //                      most fill_reduction_block), so the weights one step reads stay in L1: the hand tile of
 //                      docs/results/hand-kernels-zen5 as one decision instead of a chain of rare ones
+//                      (space 6, the default) only on updates that reduce over both a loop the rule keeps
+//                      whole and one it blocks (a convolution's window and input channels)
 // Every random choice is recorded on a DecisionTape. Replaying a tape rebuilds its schedule; changing one
 // decision (mutation) or splicing two tapes (crossover) gives a neighbour that is again an instance of a
 // sketch: the evolutionary search works on tapes and never has to repair an action list.
@@ -62,16 +64,18 @@ namespace worldtune {
 
 /// Every knob of random sampling, with its default.
 struct SamplerParams {
-    int space = 4;                   ///< the sketch rules: 1 = before search space v2 (no packed inputs, unroll
+    int space = 6;                   ///< the sketch rules: 1 = before search space v2 (no packed inputs, unroll
                                      ///< up to max_unroll), 2 = with packed inputs and register tiles,
                                      ///< 3 = and weights asked for in a packed layout, 4 = and vector blocks
-                                     ///< with weights packed at p_pack_weight (the default since
-                                     ///< docs/results/v4-picks-zen5), 5 = and the register-fill rule,
+                                     ///< with weights packed at p_pack_weight (the default from
+                                     ///< docs/results/v4-picks-zen5 to register-fill-window-zen5), 5 = and the
+                                     ///< register-fill rule,
                                      ///< 6 = the register-fill rule only on updates that reduce over a short
                                      ///< loop it keeps whole and a long one it blocks (a convolution's window
                                      ///< and input channels; not a depthwise window alone, nor one long
                                      ///< reduction: on the val list's records the rule lost there,
-                                     ///< docs/results/register-fill-val-zen5)
+                                     ///< docs/results/register-fill-val-zen5); the default since
+                                     ///< docs/results/register-fill-window-zen5
     int vector_lanes = 0;            ///< float32 lanes of a vector; 0: the host target's natural width
     int vector_registers = 0;        ///< vector registers of the target; 0: the host's (32 with AVX-512, else 16)
     double p_pack_input = 0.5;       ///< (space 2) chance of packing an input read strided along the vector loop
@@ -96,8 +100,8 @@ struct SamplerParams {
     double p_inline_elementwise = 0.6;  ///< chance that a simple elementwise producer stays inlined
     double p_wide_vector = 0.8;      ///< when the output's innermost loop is shorter than a vector: chance
                                      ///< of vectorizing the first loop that is long enough instead
-    double p_register_fill = 0.5;    ///< (space 5) of an update with a vectorized loop: chance of the register-fill rule
-    int fill_reduction_block = 4;    ///< (space 5) largest reduction block under the register-fill rule (a
+    double p_register_fill = 0.5;    ///< (spaces 5, 6) of an update with a vectorized loop: chance of the register-fill rule
+    int fill_reduction_block = 4;    ///< (spaces 5, 6) largest reduction block under the register-fill rule (a
                                      ///< window up to it is taken whole). The hand tile's input-channel block
                                      ///< of 2 read 431 GFLOP/s, 4: 416, 8: 401, 16: 379 (hand-kernels-zen5)
     int max_tile = 128;              ///< largest tile extent drawn for a loop

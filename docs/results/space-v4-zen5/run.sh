@@ -19,15 +19,4 @@ fi
 "$WT" compare conv2d:N=1,C=512,H=7,W=7,K=512,R=3,S=3,pad=1,bias=1,act=relu dense:M=128,N=768,K=3072,bias=1 \
   --models world/v3,world/v4,random/v4 --trials 64,640 --seeds "$SEEDS" --rounds 4 --threads 2 --peers onednn,libtorch \
   --db "$DB" --out "$work/report.md"
-# One database per 640-trial run (confirm_bests.py groups by database and workload).
-mkdir -p "$work/confirm"
-runs=()
-for model in world/v3 world/v4 random/v4; do
-  for seed in $(seq "$SEEDS"); do
-    s=$model:seed$seed; n=$(echo "$s" | tr '/:' '__'); runs+=("$work/confirm/$n.db")
-    [ -f "$work/confirm/$n.db" ] && continue
-    cp "$DB" "$work/confirm/$n.db"
-    sqlite3 "$work/confirm/$n.db" "delete from records where source != 'compare:$s'; vacuum;"
-  done
-done
-python3 scripts/confirm_bests.py "$work/confirm/out.jsonl" "${runs[@]}" --top 1 --rounds 5 --worldtune "$WT" > "$work/confirm.md"
+WORLDTUNE="$WT" bash scripts/confirm_compare_bests.sh "$DB" "$work" "world/v3 world/v4 random/v4" "$SEEDS"
