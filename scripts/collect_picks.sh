@@ -8,9 +8,12 @@
 # the export then holds every round.
 # SPACE=v1..v6 tunes in that search space (default: the tuner's default space, `worldtune tune --help`); one database holds one
 # space's picks, so give each space its own DB and NAME (e.g. SPACE=v4 bash scripts/collect_picks.sh zen5-v4).
+# DIFFERS_FROM=vM (with SPACE) keeps only the workloads whose `worldtune sample` draws differ between SPACE and
+# vM (20 samples, seed 3): the ones a new space's rule reaches (e.g. SPACE=v6 DIFFERS_FROM=v4), since on the
+# others its picks would repeat the older space's.
 # Resumable: a workload's run is topped up to 32 x ROUND records (a finished one is skipped, an interrupted
 # one measures only what it lacks). Nothing else may compute on the machine while it measures.
-# Usage: [ROUND=R] [HOURS=H] [DB=FILE] [SPACE=vN] bash scripts/collect_picks.sh NAME      (NAME: a short machine name, e.g. epyc)
+# Usage: [ROUND=R] [HOURS=H] [DB=FILE] [SPACE=vN [DIFFERS_FROM=vM]] bash scripts/collect_picks.sh NAME      (NAME: a short machine name, e.g. epyc)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 name=${1:-}
@@ -27,6 +30,16 @@ list="$db.train-list.txt"
 done_list="$db.done-$round.txt"   # workloads already topped up this round: skipped without recounting
 if [ "$round" -gt 1 ] && [ ! -f "$db" ]; then echo "collect_picks: round $round continues $db, which does not exist" >&2; exit 2; fi
 ./build/worldtune dataset split --list data/collection_workloads.txt --split train --seed 1 --val 0.1 --test 0.15 > "$list"
+if [ -n "${DIFFERS_FROM:-}" ]; then
+  [ -n "${SPACE:-}" ] || { echo "collect_picks: DIFFERS_FROM needs SPACE" >&2; exit 2; }
+  while read -r spec; do
+    a=$(./build/worldtune sample "$spec" --count 20 --seed 3 --space "$SPACE" | md5sum)
+    b=$(./build/worldtune sample "$spec" --count 20 --seed 3 --space "$DIFFERS_FROM" | md5sum)
+    [ "$a" != "$b" ] && echo "$spec"
+  done < "$list" > "$list.differs"
+  mv "$list.differs" "$list"
+  echo "collect_picks: $(wc -l < "$list") train workloads sample differently in $SPACE and $DIFFERS_FROM" >&2
+fi
 end=$(awk -v h="${HOURS:-1000}" -v now="$(date +%s)" 'BEGIN { printf "%d", now + h * 3600 }')
 while read -r spec; do
   [ "$(date +%s)" -gt "$end" ] && break
