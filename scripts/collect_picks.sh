@@ -32,12 +32,16 @@ if [ "$round" -gt 1 ] && [ ! -f "$db" ]; then echo "collect_picks: round $round 
 ./build/worldtune dataset split --list data/collection_workloads.txt --split train --seed 1 --val 0.1 --test 0.15 > "$list"
 if [ -n "${DIFFERS_FROM:-}" ]; then
   [ -n "${SPACE:-}" ] || { echo "collect_picks: DIFFERS_FROM needs SPACE" >&2; exit 2; }
-  while read -r spec; do
-    a=$(./build/worldtune sample "$spec" --count 20 --seed 3 --space "$SPACE" | md5sum)
-    b=$(./build/worldtune sample "$spec" --count 20 --seed 3 --space "$DIFFERS_FROM" | md5sum)
-    [ "$a" != "$b" ] && echo "$spec"
-  done < "$list" > "$list.differs"
-  mv "$list.differs" "$list"
+  differs="$db.differs-$SPACE-$DIFFERS_FROM.txt"   # kept, so a resumed run does not sample the list again
+  if [ ! -f "$differs" ]; then
+    while read -r spec; do
+      a=$(./build/worldtune sample "$spec" --count 20 --seed 3 --space "$SPACE" | md5sum)
+      b=$(./build/worldtune sample "$spec" --count 20 --seed 3 --space "$DIFFERS_FROM" | md5sum)
+      [ "$a" != "$b" ] && echo "$spec"
+    done < "$list" > "$differs.tmp"
+    mv "$differs.tmp" "$differs"
+  fi
+  cp "$differs" "$list"
   echo "collect_picks: $(wc -l < "$list") train workloads sample differently in $SPACE and $DIFFERS_FROM" >&2
 fi
 end=$(awk -v h="${HOURS:-1000}" -v now="$(date +%s)" 'BEGIN { printf "%d", now + h * 3600 }')
