@@ -37,7 +37,7 @@ if [ -n "${DIFFERS_FROM:-}" ]; then
     while read -r spec; do
       a=$(./build/worldtune sample "$spec" --count 20 --seed 3 --space "$SPACE" | md5sum)
       b=$(./build/worldtune sample "$spec" --count 20 --seed 3 --space "$DIFFERS_FROM" | md5sum)
-      [ "$a" != "$b" ] && echo "$spec"
+      if [ "$a" != "$b" ]; then echo "$spec"; fi
     done < "$list" > "$differs.tmp"
     mv "$differs.tmp" "$differs"
   fi
