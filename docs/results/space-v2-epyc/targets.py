@@ -1,26 +1,43 @@
 #!/usr/bin/env python3
 """Issue 22's targets from a `worldtune compare` report of one model at 64 and 640 trials beside oneDNN,
 OpenBLAS and libtorch: geometric means of the model's GFLOP/s over each peer's per group of workloads, and
-each workload's share of the FMA peak (scripts/fma_peak.sh). Usage: targets.py REPORT PEAK_GFLOPS"""
+each workload's share of the FMA peak (scripts/fma_peak.sh). Rows of each LATER report (the same columns) replace
+the first report's rows of the same workload: each ratio stays within one run. Usage:
+targets.py REPORT PEAK_GFLOPS [LATER_REPORT...]"""
 import math, sys
 
 
-def main(argv):
-    if len(argv) != 3:
-        sys.exit("targets: usage: targets.py REPORT PEAK_GFLOPS")
+def read_report(path):
+    """The column names and {workload: {column: GFLOP/s or None}} of a compare report's table."""
     try:
-        lines, peak = open(argv[1]).read().splitlines(), float(argv[2])
-    except (OSError, ValueError) as e:
+        lines = open(path).read().splitlines()
+    except OSError as e:
         sys.exit(f"targets: {e}")
     header = next((l for l in lines if l.startswith('| workload |')), None)
     if header is None:
-        sys.exit(f"targets: {argv[1]}: no table of workloads")
+        sys.exit(f"targets: {path}: no table of workloads")
     names = [c.strip() for c in header.strip().strip('|').split('|')][1:]
     rows = {}
     for l in lines:
         cells = [c.strip() for c in l.strip().strip('|').split('|')]
         if l.startswith('| `') and len(cells) == len(names) + 1:
             rows[cells[0].strip('`')] = {n: (float(c.split()[0]) if c[:1].isdigit() else None) for n, c in zip(names, cells[1:])}
+    return names, rows
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.exit("targets: usage: targets.py REPORT PEAK_GFLOPS [LATER_REPORT...]")
+    try:
+        peak = float(argv[2])
+    except ValueError as e:
+        sys.exit(f"targets: {e}")
+    names, rows = read_report(argv[1])
+    for later in argv[3:]:
+        later_names, later_rows = read_report(later)
+        if later_names != names:
+            sys.exit(f"targets: {later}: its columns differ from {argv[1]}'s")
+        rows.update(later_rows)
     models = [n for n in names if '@' in n]
 
     def geomean(spec_prefixes, model, peer):
