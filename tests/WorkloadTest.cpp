@@ -113,6 +113,23 @@ Buffer<float> run(Workload &w, const std::vector<Buffer<float>> &inputs) {
 
 // The layouts the specs promise, checked across ops: an NHWC 1x1 conv of I[1][H][W][C] by W[1][1][C][K]
 // is the matmul of I as [H*W][C] by W as [C][K]; the same data in the same memory order.
+TEST(WorkloadTest, GeluMatchesItsReferenceVectorizedAndSaturated) {
+    // Far outside the [-1, 1] of the random inputs: exp(-2u) overflows to inf for very negative x and
+    // underflows to 0 for large x, where GELU must be -0 and x, never NaN. Vectorized, as schedules run it.
+    const std::vector<float> xs = {-200, -80, -30, -9, -3, -1, -0.25f, 0, 0.25f, 1, 3, 9, 30, 80, 200, -7.5f};
+    Buffer<float> in(static_cast<int>(xs.size()));
+    for (size_t i = 0; i < xs.size(); i++) in(static_cast<int>(i)) = xs[i];
+    Halide::Var i("i");
+    Halide::Func gelu("gelu");
+    gelu(i) = apply_activation("gelu", in(i));
+    gelu.vectorize(i, 16);
+    Buffer<float> out = gelu.realize({static_cast<int>(xs.size())});
+    for (size_t k = 0; k < xs.size(); k++) {
+        const double want = reference_activation("gelu", xs[k]);
+        EXPECT_NEAR(out(static_cast<int>(k)), want, 1e-5 + 1e-5 * std::abs(want)) << "x = " << xs[k];
+    }
+}
+
 TEST(WorkloadTest, LayoutsAgreeAcrossOps) {
     auto conv = build_workload("conv2d:N=1,C=5,H=3,W=4,K=6,R=1,S=1,layout=NHWC");
     auto mm = build_workload("matmul:M=12,N=6,K=5");
