@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Issue 22's targets from a `worldtune compare` report of one model at 64 and 640 trials beside oneDNN,
 OpenBLAS and libtorch: geometric means of the model's GFLOP/s over each peer's per group of workloads, and
-each workload's share of the FMA peak (scripts/fma_peak.sh). Rows of each LATER report (the same columns) replace
-the first report's rows of the same workload: each ratio stays within one run. Usage:
+each workload's share of the FMA peak (scripts/fma_peak.sh). Rows of each LATER report (the same model columns) replace
+the first report's rows of the same workload (a peer it lacks is left out for those rows): each ratio stays
+within one run. Usage:
 targets.py REPORT PEAK_GFLOPS [LATER_REPORT...]"""
 import math, sys
 
@@ -35,8 +36,8 @@ def main(argv):
     names, rows = read_report(argv[1])
     for later in argv[3:]:
         later_names, later_rows = read_report(later)
-        if later_names != names:
-            sys.exit(f"targets: {later}: its columns differ from {argv[1]}'s")
+        if [n for n in later_names if '@' in n] != [n for n in names if '@' in n]:
+            sys.exit(f"targets: {later}: its model columns differ from {argv[1]}'s")
         rows.update(later_rows)
     models = [n for n in names if '@' in n]
 
