@@ -111,8 +111,6 @@ Buffer<float> run(Workload &w, const std::vector<Buffer<float>> &inputs) {
     return out;
 }
 
-// The layouts the specs promise, checked across ops: an NHWC 1x1 conv of I[1][H][W][C] by W[1][1][C][K]
-// is the matmul of I as [H*W][C] by W as [C][K]; the same data in the same memory order.
 TEST(WorkloadTest, GeluMatchesItsReferenceVectorizedAndSaturated) {
     // Far outside the [-1, 1] of the random inputs: exp(-2u) overflows to inf for very negative x and
     // underflows to 0 for large x, where GELU must be -0 and x, never NaN. Vectorized, as schedules run it.
@@ -130,6 +128,8 @@ TEST(WorkloadTest, GeluMatchesItsReferenceVectorizedAndSaturated) {
     }
 }
 
+// The layouts the specs promise, checked across ops: an NHWC 1x1 conv of I[1][H][W][C] by W[1][1][C][K]
+// is the matmul of I as [H*W][C] by W as [C][K]; the same data in the same memory order.
 TEST(WorkloadTest, LayoutsAgreeAcrossOps) {
     auto conv = build_workload("conv2d:N=1,C=5,H=3,W=4,K=6,R=1,S=1,layout=NHWC");
     auto mm = build_workload("matmul:M=12,N=6,K=5");

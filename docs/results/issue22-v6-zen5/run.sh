@@ -30,6 +30,5 @@ for spec in "${SPECS[@]}"; do
 done
 bash scripts/fma_peak.sh 2 5 > "$out/fma_peak_after.txt"
 "$WT" records export --db "$work/compare.db" --out "$out/records.jsonl" && gzip -f "$out/records.jsonl"
-peak=$(tail -1 "$out/fma_peak.txt" | sed -n 's/.*lanes, \([0-9.]*\) GFLOP\/s in all.*/\1/p')
-python3 docs/results/space-v2-epyc/targets.py "$out/report.md" "$peak" > "$out/targets.txt"
+python3 docs/results/space-v2-epyc/targets.py "$out/report.md" "$out/fma_peak.txt" > "$out/targets.txt"
 python3 docs/results/space-v2-epyc/headroom.py "$work/random.db" "$work/compare.db" > "$out/headroom.txt"

@@ -3,9 +3,9 @@
 OpenBLAS and libtorch: geometric means of the model's GFLOP/s over each peer's per group of workloads, and
 each workload's share of the FMA peak (scripts/fma_peak.sh). Rows of each LATER report (the same model columns) replace
 the first report's rows of the same workload (a peer it lacks is left out for those rows): each ratio stays
-within one run. Usage:
-targets.py REPORT PEAK_GFLOPS [LATER_REPORT...]"""
-import math, sys
+within one run. PEAK is a number of GFLOP/s or scripts/fma_peak.sh's output (its last line's figure). Usage:
+targets.py REPORT PEAK [LATER_REPORT...]"""
+import math, re, sys
 
 
 def read_report(path):
@@ -26,13 +26,25 @@ def read_report(path):
     return names, rows
 
 
+def read_peak(arg):
+    """PEAK as a number, or the all-threads GFLOP/s on the last line of a scripts/fma_peak.sh output file."""
+    try:
+        return float(arg)
+    except ValueError:
+        pass
+    try:
+        found = re.search(r'([0-9.]+) GFLOP/s in all', open(arg).read().splitlines()[-1])
+    except (OSError, IndexError) as e:
+        sys.exit(f"targets: {arg}: {e}")
+    if not found:
+        sys.exit(f"targets: {arg}: neither a number nor scripts/fma_peak.sh's output")
+    return float(found.group(1))
+
+
 def main(argv):
     if len(argv) < 3:
-        sys.exit("targets: usage: targets.py REPORT PEAK_GFLOPS [LATER_REPORT...]")
-    try:
-        peak = float(argv[2])
-    except ValueError as e:
-        sys.exit(f"targets: {e}")
+        sys.exit("targets: usage: targets.py REPORT PEAK [LATER_REPORT...]")
+    peak = read_peak(argv[2])
     names, rows = read_report(argv[1])
     for later in argv[3:]:
         later_names, later_rows = read_report(later)
