@@ -3,13 +3,14 @@
 # file of lines `NAME TUNE-ARGUMENTS...` (e.g. `A --model world`); every config runs `worldtune tune SPEC
 # --trials TRIALS` with its arguments, interleaved per seed and workload, each config and seed in its own
 # records db (a tune run resumes from its db, so seeds must not share one); resumable (a finished run is
-# skipped). Usage, from the repository root on a quiet machine (about 40 s per run on 2 cores):
-#   SEEDS="1 2" TRIALS=64 bash scripts/val_search_knobs.sh OUT_DIR CONFIGS
+# skipped). LIST names another list of val or training-split workloads (default docs/val_workloads.txt).
+# Usage, from the repository root on a quiet machine (about 40 s per run on 2 cores):
+#   [LIST=FILE] SEEDS="1 2" TRIALS=64 bash scripts/val_search_knobs.sh OUT_DIR CONFIGS
 #   python3 scripts/val_search_knobs_summary.py OUT_DIR REFERENCE 16,32,64
 set -uo pipefail
 [ $# -eq 2 ] || { echo "usage: val_search_knobs.sh OUT_DIR CONFIGS" >&2; exit 2; }
 [ -f "$2" ] || { echo "val_search_knobs: no configs file $2" >&2; exit 2; }
-LIST=$(realpath docs/val_workloads.txt); WT=$(realpath ${WORLDTUNE:-build/worldtune}); CONFIGS=$(realpath "$2")
+LIST=$(realpath "${LIST:-docs/val_workloads.txt}"); WT=$(realpath ${WORLDTUNE:-build/worldtune}); CONFIGS=$(realpath "$2")
 SEEDS=${SEEDS:-1 2}; TRIALS=${TRIALS:-64}
 OUT=$1; mkdir -p "$OUT"; cd "$OUT"; cp "$CONFIGS" configs.txt
 for seed in $SEEDS; do

@@ -4,7 +4,8 @@ first N trials (its own tuning measurements, taken interleaved, not re-measured)
 config's best within the same N (above 1: faster). Per workload the geometric mean over seeds; then the
 geometric mean over workloads with a bootstrap 95% interval over workloads, and wins.
 Usage: val_search_knobs_summary.py OUT_DIR REFERENCE BUDGETS [CONFIG]   (e.g. OUT_DIR A 16,32,64)
-With CONFIG, also one line per workload: CONFIG over REFERENCE at each budget (geometric mean over seeds)."""
+With CONFIG, also one line per workload: CONFIG over REFERENCE at each budget (geometric mean over seeds).
+LIST: the workload list the runs used (default docs/val_workloads.txt)."""
 import math, os, random, sqlite3, statistics, sys
 
 
@@ -34,7 +35,7 @@ def main(argv):
     for c in [ref] + argv[4:]:
         if c not in configs:
             sys.exit(f"val_search_knobs_summary: no config {c} in {out}/configs.txt")
-    specs = [l.strip() for l in open('docs/val_workloads.txt') if l.strip() and not l.startswith('#')]
+    specs = [l.strip() for l in open(os.environ.get('LIST', 'docs/val_workloads.txt')) if l.strip() and not l.startswith('#')]
     seeds = sorted(f[len(ref):-3] for f in os.listdir(out) if f.startswith(ref) and f.endswith('.db') and f[len(ref):-3].isdigit())
     print(f"| config | " + " | ".join(f"@{n} over {ref}@{n} [95% CI], wins" for n in budgets) + " |")
     print("|---|" + "---|" * len(budgets))

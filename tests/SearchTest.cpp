@@ -290,6 +290,52 @@ TEST(Search, Space6FillsOnlyUpdatesWithAWindowAndABlockedReduction) {
     }
 }
 
+TEST(Search, Space7ComputesStridedViewsAndParallelRootCopies) {
+    // Space 7 gives a 1x1 strided convolution's view `sub` the elementwise decisions; space 6 never
+    // schedules it. Where a program has no view and no root copy over a batch of one, both spaces sample the
+    // same schedules, draw for draw.
+    int computed = 0, checked = 0;
+    for (const char *text : {"conv2d:N=1,C=8,H=14,W=14,K=32,R=1,S=1,stride=2,bias=1",
+                             "conv2d:N=1,C=16,H=13,W=13,K=16,R=1,S=1,stride=2,layout=NHWC"}) {
+        const WorkloadSpec spec = WorkloadSpec::parse(text);
+        SketchSampler v7(spec, space_with_lanes("v7", 8), test_seed()), v6(spec, space_with_lanes("v6", 8), test_seed());
+        for (int i = 0; i < 30; i++) {
+            const std::string six = actions_to_json(v6.sample_valid()).dump();
+            EXPECT_EQ(six.find("\"sub\""), std::string::npos) << six;
+            const ActionList a = v7.sample_valid();
+            const bool placed = std::any_of(a.begin(), a.end(), [](const Action &x) {
+                return x.stage == "sub" && (x.kind == ActionKind::ComputeRoot || x.kind == ActionKind::ComputeAt);
+            });
+            computed += placed;
+            if (placed && checked < 4) {
+                checked++;
+                EXPECT_TRUE(runs_right(spec, a, 11)) << actions_to_json(a).dump();
+            }
+        }
+    }
+    // p_inline_elementwise 0.6: about 24 of 60 samples compute the view; under 5 is far outside that.
+    EXPECT_GE(computed, 5);
+    EXPECT_GE(checked, 2);
+
+    // A root copy runs its outermost loop longer than 1 in parallel: pad's c, not its batch of one.
+    const WorkloadSpec padded = WorkloadSpec::parse("conv2d:N=1,C=8,H=9,W=9,K=16,R=3,S=3,pad=1");
+    SketchSampler sampler(padded, space_with_lanes("v7", 8), test_seed());
+    int root = 0;
+    for (int i = 0; i < 30; i++) {
+        const ActionList a = sampler.sample_valid();
+        if (std::find(a.begin(), a.end(), Action::compute_root("pad")) == a.end()) continue;
+        root++;
+        EXPECT_NE(std::find(a.begin(), a.end(), Action::annotate("pad", "c", AnnotationKind::Parallel)), a.end())
+            << actions_to_json(a).dump();
+    }
+    EXPECT_GE(root, 1);
+    for (const char *same : {"dense:M=8,N=64,K=16,bias=1,act=relu", "conv2d:N=1,C=32,H=7,W=7,K=16,R=1,S=1", "softmax:M=8,N=100"}) {
+        const WorkloadSpec spec = WorkloadSpec::parse(same);
+        SketchSampler a(spec, space_with_lanes("v7", 8), test_seed()), b(spec, space_with_lanes("v6", 8), test_seed());
+        for (int i = 0; i < 20; i++) EXPECT_EQ(actions_to_json(a.sample_valid()), actions_to_json(b.sample_valid())) << same;
+    }
+}
+
 TEST(Search, LongRowReductionsAreRfactoredIntoVectors) {
     // softmax's row max reads X along k, its row sum reads expv along k: space 2 may rfactor either into
     // partial sums over a vectorized `u` (p_rfactor 0.5); space 1 never does.

@@ -375,6 +375,21 @@ TEST(WorkloadTest, StageReadsNameTheLoopsOfEachDim) {
     for (const StageRead &r : w->find_stage("acc.u0")->reads) EXPECT_NE(r.producer, "I");
     EXPECT_FALSE(read_of(*w, "acc.u0", "pad").is_input);
     EXPECT_EQ(read_of(*w, "acc.u0", "pad").dim_of("r$x"), 0);
+    // A 1x1 window at a stride reads through the view `sub`; the reads are recorded as the inlined program
+    // reads: the input, x at the stride (no unit step), and r$x, the window's loop of extent 1, in dim 0.
+    w = build_workload("conv2d:N=1,C=4,H=9,W=9,K=6,R=1,S=1,stride=2");
+    ASSERT_NE(w->find_func("sub"), nullptr);
+    EXPECT_TRUE(w->find_func("sub")->view);
+    EXPECT_FALSE(w->find_func("acc")->view);
+    EXPECT_EQ(func_producers(*w, "acc"), (Names{"sub"}));
+    const StageRead &through = read_of(*w, "acc.u0", "I");
+    EXPECT_TRUE(through.is_input);
+    EXPECT_EQ(through.dim_vars[0], (Names{"x", "r$x"}));
+    EXPECT_EQ(through.dim_of("x"), -1);
+    EXPECT_EQ(read_of(*w, "sub", "I").dim_of("c"), 2);
+    // Stride 1 or a wider window: no view.
+    EXPECT_EQ(build_workload("conv2d:N=1,C=4,H=9,W=9,K=6,R=1,S=1")->find_func("sub"), nullptr);
+    EXPECT_EQ(build_workload("conv2d:N=1,C=4,H=9,W=9,K=6,R=3,S=3,stride=2")->find_func("sub"), nullptr);
     // softmax: the row sum reads the Func expv along its innermost dim.
     w = build_workload("softmax:M=4,N=6");
     EXPECT_EQ(read_of(*w, "rowsum.u0", "expv").dim_of("k$x"), 0);

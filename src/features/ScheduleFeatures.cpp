@@ -63,6 +63,7 @@ public:
     KeyedFeatures features() const {
         KeyedFeatures out;
         for (const FuncInfo &f : funcs_) {
+            if (f.view && !placements_.count(f.name)) continue;  // an unscheduled view is inlined: not a stage
             for (const StageInfo &s : f.stages) {
                 stage_features(s, out);
                 if (with_access_) access_features(f, s, out);

@@ -38,7 +38,7 @@ void move_innermost(std::vector<std::string> &loops, const std::string &name) {
 
 }  // namespace
 
-std::vector<std::string> search_space_names() { return {"v1", "v2", "v3", "v4", "v5", "v6"}; }
+std::vector<std::string> search_space_names() { return {"v1", "v2", "v3", "v4", "v5", "v6", "v7"}; }
 
 std::string default_search_space() { return search_space_names()[size_t(SamplerParams{}.space - 1)]; }
 
@@ -482,10 +482,19 @@ SketchSampler::Level SketchSampler::schedule_elementwise(ActionList &out, const 
         out.push_back(Action::compute_at(f.name, output.name, at));
     } else {
         out.push_back(Action::compute_root(f.name));
-        if (f.dims.size() > 1) parallelize(out, f.name, f.dims.back().name);
+        if (f.dims.size() > 1) parallelize(out, f.name, root_parallel_dim(f));
     }
     if (!f.dims.empty()) vectorize_pure(out, f.name, f.dims[0], f.dims[0].extent);
     return in_loop ? allowed : Level::Root;
+}
+
+std::string SketchSampler::root_parallel_dim(const FuncInfo &f) const {
+    // Up to space 6 the outermost dim, even a batch of one (a serial loop); from space 7 the outermost one
+    // longer than 1 other than the vectorized innermost.
+    if (params_.space >= 7)
+        for (size_t i = f.dims.size(); i-- > 1;)
+            if (f.dims[i].extent > 1) return f.dims[i].name;
+    return f.dims.back().name;
 }
 
 ActionList SketchSampler::build() {
@@ -505,7 +514,9 @@ ActionList SketchSampler::build() {
         if (f.is_output) continue;
         Level allowed = Level::Tile;
         for (const std::string &c : f.consumers) allowed = std::min(allowed, level.count(c) ? level[c] : Level::Root);
-        if (!f.has_reduction()) {
+        if (f.view && params_.space < 7) {
+            level[f.name] = allowed;  // inlined, without a draw: spaces 1 to 6 sample as before views existed
+        } else if (!f.has_reduction()) {
             level[f.name] = schedule_elementwise(out, f, allowed, loop_of(allowed));
         } else if (allowed == Level::Root || chance(DecisionKind::ComputeLocation, params_.p_root_reduction)) {
             schedule_root_reduction(out, f);

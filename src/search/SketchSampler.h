@@ -49,6 +49,12 @@
 //                      docs/results/hand-kernels-zen5 as one decision instead of a chain of rare ones
 //                      (space 6, the default) only on updates that reduce over both a loop the rule keeps
 //                      whole and one it blocks (a convolution's window and input channels)
+//   strided view       (space 7) a view Func (FuncInfo::view: a 1x1 convolution's input subsampled at its
+//                      stride) gets the elementwise decisions: computed at the output's tile or at the root,
+//                      the reduction then reads a dense copy a stride² of the input's size; up to space 6 it
+//                      stays inlined without a draw, so those spaces sample as before views existed; and
+//                      an elementwise producer computed at the root runs its outermost loop longer than 1 in
+//                      parallel (up to space 6 its outermost loop, a serial batch of one)
 // Every random choice is recorded on a DecisionTape. Replaying a tape rebuilds its schedule; changing one
 // decision (mutation) or splicing two tapes (crossover) gives a neighbour that is again an instance of a
 // sketch: the evolutionary search works on tapes and never has to repair an action list.
@@ -75,7 +81,9 @@ struct SamplerParams {
                                      ///< and input channels; not a depthwise window alone, nor one long
                                      ///< reduction: on the val list's records the rule lost there,
                                      ///< docs/results/register-fill-val-zen5); the default since
-                                     ///< docs/results/register-fill-window-zen5
+                                     ///< docs/results/register-fill-window-zen5,
+                                     ///< 7 = and strided views computed (the elementwise decisions), root
+                                     ///< elementwise producers parallel over a loop longer than 1
     int vector_lanes = 0;            ///< float32 lanes of a vector; 0: the host target's natural width
     int vector_registers = 0;        ///< vector registers of the target; 0: the host's (32 with AVX-512, else 16)
     double p_pack_input = 0.5;       ///< (space 2) chance of packing an input read strided along the vector loop
@@ -218,6 +226,8 @@ private:
     /// Schedules a pure producer that may live as deep as `allowed` (`at`: the output's loop of that level);
     /// returns the level it ends up at (inlined into its consumers: `allowed`).
     Level schedule_elementwise(ActionList &out, const FuncInfo &f, Level allowed, const std::string &at);
+    /// The dim a pure producer computed at the root runs in parallel (it has at least 2 dims).
+    std::string root_parallel_dim(const FuncInfo &f) const;
     void tile_update(ActionList &out, const StageInfo &stage, const std::vector<int64_t> &pure_extents, size_t vector_pure,
                      bool parallel_outer);
     /// Vectorizes f's pure definition along dim `v`; a dim other than the innermost is stored innermost.

@@ -24,11 +24,16 @@ public:
     Halide::ImageParam input(const std::string &name, const std::vector<int> &shape, InputRole role = InputRole::Activation);
     /// Registers a Func; `extents` are its pure dims' extents (innermost first). Call producers first.
     void func(const Halide::Func &f, const std::vector<int64_t> &extents);
+    /// Registers a strided view (FuncInfo::view): a pure Func the program inlines unless a schedule computes
+    /// it. The reads of Funcs registered after it are recorded with it inlined.
+    void view(const Halide::Func &f, const std::vector<int64_t> &extents);
     /// Registers the output (after every other Func): fixes its buffer shape and sets estimates.
     void output(const Halide::Func &f, const std::vector<int> &shape);
 
 private:
     Workload &w_;
+    std::vector<Halide::Internal::Function> views_;
+    std::vector<Halide::Expr> through_views(const std::vector<Halide::Expr> &values) const;
 };
 
 struct OpDef {

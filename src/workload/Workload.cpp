@@ -222,11 +222,11 @@ void WorkloadBuilder::func(const Func &f, const std::vector<int64_t> &extents) {
                         std::to_string(extents.size()) + " extents");
     for (size_t i = 0; i < args.size(); i++) info.dims.push_back({args[i].name(), extents[i], false});
 
-    StageInfo pure{info.name, info.name, -1, info.dims, stage_reads(f.values().as_vector(), w_.inputs, base_name(f.name()))};
+    StageInfo pure{info.name, info.name, -1, info.dims, stage_reads(through_views(f.values().as_vector()), w_.inputs, base_name(f.name()))};
     info.stages.push_back(pure);
     for (int u = 0; u < f.num_update_definitions(); u++) {
         StageInfo s{info.name + ".u" + std::to_string(u), info.name, u, {}, {}};
-        s.reads = stage_reads(f.update_values(u).as_vector(), w_.inputs, base_name(f.name()));
+        s.reads = stage_reads(through_views(f.update_values(u).as_vector()), w_.inputs, base_name(f.name()));
         for (const Internal::ReductionVariable &r : f.function().update(u).schedule().rvars()) {
             const int64_t *extent = Internal::as_const_int(simplify(r.extent));
             if (!extent) throw SpecError("internal: reduction " + r.var + " of " + f.name() + " has no constant extent");
@@ -251,6 +251,41 @@ void WorkloadBuilder::func(const Func &f, const std::vector<int64_t> &extents) {
     }
     w_.funcs[info.name] = f;
     w_.func_infos.push_back(info);
+}
+
+void WorkloadBuilder::view(const Func &f, const std::vector<int64_t> &extents) {
+    if (f.num_update_definitions() > 0) throw SpecError("internal: view " + f.name() + " has an update");
+    func(f, extents);
+    w_.func_infos.back().view = true;
+    views_.push_back(f.function());
+}
+
+namespace {
+
+/// Calls to a pure Func replaced by its value at the call's arguments (the program with it inlined).
+class InlineCalls : public Internal::IRMutator {
+public:
+    explicit InlineCalls(const Internal::Function &f) : f_(f) {}
+
+private:
+    const Internal::Function &f_;
+    using IRMutator::visit;
+    Expr visit(const Internal::Call *call) override {
+        if (call->call_type != Internal::Call::Halide || call->name != f_.name()) return IRMutator::visit(call);
+        Expr value = f_.values().at(size_t(call->value_index));
+        const std::vector<std::string> &args = f_.args();
+        for (size_t i = 0; i < args.size(); i++) value = Internal::substitute(args[i], mutate(call->args[i]), value);
+        return value;
+    }
+};
+
+}  // namespace
+
+std::vector<Expr> WorkloadBuilder::through_views(const std::vector<Expr> &values) const {
+    std::vector<Expr> out = values;
+    for (Expr &e : out)
+        for (auto v = views_.rbegin(); v != views_.rend(); ++v) e = InlineCalls(*v).mutate(e);
+    return out;
 }
 
 void WorkloadBuilder::output(const Func &f, const std::vector<int> &shape) {

@@ -51,6 +51,10 @@ struct FuncInfo {
     std::vector<std::string> producers;   ///< Funcs and inputs this one reads
     std::vector<std::string> consumers;   ///< Funcs that read this one
     bool is_output = false;
+    /// A strided view: a pure Func that reads its producer at a stride (a 1x1 convolution's subsampled
+    /// input). Inlined unless a schedule computes it (search space 7 on); its consumers' reads are
+    /// recorded through it, as the inlined program reads.
+    bool view = false;
     bool has_reduction() const;
     /// A pure Func with no update: a candidate for compute_inline.
     bool is_pure() const { return stages.size() == 1; }

@@ -8,7 +8,9 @@
 //
 // Ho = (H + 2*pad - dilation*(R-1) - 1) / stride + 1 (Wo alike). When pad > 0 a Func `pad` holds the
 // zero-padded input with its origin at the padded corner, so `acc` reads the same index expressions
-// with or without padding. Stages: pad (if pad > 0), acc (the reduction), out (bias + activation).
+// with or without padding. A 1x1 window at a stride reads the input through `sub`, its dense subsampled
+// view (FuncInfo::view: inlined unless a schedule computes it). Stages: pad (if pad > 0), sub (if 1x1 and
+// stride > 1), acc (the reduction), out (bias + activation).
 #include "workload/OpRegistry.h"
 
 namespace worldtune {
@@ -70,9 +72,27 @@ void build(const WorkloadSpec &s, WorkloadBuilder &b) {
             b.func(pad, {pad_w, pad_h, c.C, c.N});
         }
     }
-    auto source = [&](Expr ch, Expr xe, Expr ye) -> Expr {
+    auto padded = [&](Expr ch, Expr xe, Expr ye) -> Expr {
         if (c.pad > 0) return c.nhwc ? pad(ch, xe, ye, n) : pad(xe, ye, ch, n);
         return c.nhwc ? I(ch, xe, ye, n) : I(xe, ye, ch, n);
+    };
+    // A 1x1 window at a stride reads every stride-th pixel, each once: `sub` is that dense view. Inlined, the
+    // program is the plain strided read; computed, the reduction reads a dense copy a fraction of the size.
+    Func sub("sub");
+    const bool subsampled = c.stride > 1 && c.R == 1 && c.S == 1;
+    if (subsampled) {
+        if (c.nhwc) {
+            sub(ci, x, y, n) = padded(ci, x * c.stride, y * c.stride);
+            b.view(sub, {c.C, c.Wo, c.Ho, c.N});
+        } else {
+            sub(x, y, ci, n) = padded(ci, x * c.stride, y * c.stride);
+            b.view(sub, {c.Wo, c.Ho, c.C, c.N});
+        }
+    }
+    // What window position (rx, ry) of output pixel (x, y) reads (rx, ry: the 1x1 window's own loops, at 0).
+    auto source = [&](Expr ch, Expr rx, Expr ry) -> Expr {
+        if (subsampled) return c.nhwc ? sub(ch, x + rx, y + ry, n) : sub(x + rx, y + ry, ch, n);
+        return padded(ch, x * c.stride + rx * c.dilation, y * c.stride + ry * c.dilation);
     };
 
     Func acc("acc"), out("out");
@@ -80,14 +100,12 @@ void build(const WorkloadSpec &s, WorkloadBuilder &b) {
         RDom r({{0, c.Cg()}, {0, c.S}, {0, c.R}}, "r");
         Expr ch = c.groups == 1 ? Expr(r.x) : (k / c.Kg()) * c.Cg() + r.x;
         acc(k, x, y, n) = 0.0f;
-        acc(k, x, y, n) += source(ch, x * c.stride + r.y * c.dilation, y * c.stride + r.z * c.dilation) *
-                           Wt(k, r.x, r.y, r.z);
+        acc(k, x, y, n) += source(ch, r.y, r.z) * Wt(k, r.x, r.y, r.z);
     } else {
         RDom r({{0, c.S}, {0, c.R}, {0, c.Cg()}}, "r");
         Expr ch = c.groups == 1 ? Expr(r.z) : (k / c.Kg()) * c.Cg() + r.z;
         acc(x, y, k, n) = 0.0f;
-        acc(x, y, k, n) += source(ch, x * c.stride + r.x * c.dilation, y * c.stride + r.y * c.dilation) *
-                           Wt(r.x, r.y, r.z, k);
+        acc(x, y, k, n) += source(ch, r.x, r.y) * Wt(r.x, r.y, r.z, k);
     }
 
     std::vector<Var> vars = c.nhwc ? std::vector<Var>{k, x, y, n} : std::vector<Var>{x, y, k, n};
