@@ -63,7 +63,7 @@ TEST(Cli, BadInputGivesOneClearLine) {
         {"lower matmul:M=4,N=4,K=4 --actions " + bad_action + " --prefix 5", "exceeds"},
         {"measure matmul:M=4,N=4,K=4 --no-store --actions " + bad_action, "schedule"},
         {"tune matmul:M=4,N=4,K=4 --model oracle", "oracle"},
-        {"tune matmul:M=4,N=4,K=4 --space v7", "v7"},
+        {"tune matmul:M=4,N=4,K=4 --space v99", "v99"},
         {"dataset collect --space v0", "v0"},
         {"workloads --network alexnet", "alexnet"},
         {"sample matmul:M=4,N=4,K=4 --space v9", "v9"},
