@@ -347,6 +347,24 @@ const StageRead &read_of(const Workload &w, const std::string &stage, const std:
     throw std::runtime_error(stage + " does not read " + input);
 }
 
+TEST(WorkloadTest, ReadsThroughAViewSubstituteEveryArgumentAtOnce) {
+    // v(x, y) = I(2x, y) read as v(y, x): through the view, I's dim 0 steps with y (at the stride), dim 1 with
+    // x. Substituting one argument after the other would read I(2x, x).
+    Workload w;
+    WorkloadBuilder b(w);
+    Halide::ImageParam I = b.input("I", {8, 8});
+    Halide::Var x("x"), y("y");
+    Halide::Func v("v"), f("f");
+    v(x, y) = I(2 * x, y);
+    b.view(v, {4, 8});
+    f(x, y) = v(y, x);
+    b.output(f, {8, 4});
+    const StageRead &read = read_of(w, "f", "I");
+    EXPECT_EQ(read.dim_vars, (std::vector<std::vector<std::string>>{{"y"}, {"x"}}));
+    EXPECT_EQ(read.dim_of("y"), -1);
+    EXPECT_EQ(read.dim_of("x"), 1);
+}
+
 TEST(WorkloadTest, StageReadsNameTheLoopsOfEachDim) {
     // dense: acc(n, m) += X(k, m) * W(k, n): W is read along n through its outer dim (a stride of K).
     auto w = build_workload("dense:M=3,N=5,K=7");

@@ -272,10 +272,10 @@ private:
     using IRMutator::visit;
     Expr visit(const Internal::Call *call) override {
         if (call->call_type != Internal::Call::Halide || call->name != f_.name()) return IRMutator::visit(call);
-        Expr value = f_.values().at(size_t(call->value_index));
+        std::map<std::string, Expr> at;  // substituted all at once: an argument may name another's variable
         const std::vector<std::string> &args = f_.args();
-        for (size_t i = 0; i < args.size(); i++) value = Internal::substitute(args[i], mutate(call->args[i]), value);
-        return value;
+        for (size_t i = 0; i < args.size(); i++) at[args[i]] = mutate(call->args[i]);
+        return Internal::substitute(at, f_.values().at(size_t(call->value_index)));
     }
 };
 
