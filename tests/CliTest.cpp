@@ -161,9 +161,13 @@ int main() {
     EXPECT_NE(out.find("no successful record"), std::string::npos) << out;
 }
 
+/// How an exported dense kernel takes its weights W (K x N): as the workload defines it, n-innermost (a
+/// weight layout, search space v3) or stored in blocks of 16 along n (search space 8).
+enum class WeightPassing { Plain, NInnermost, Blocks16 };
+
 /// A program that runs the exported dense kernel NAME (M=6, N=40, K=24) and checks it against a plain loop;
-/// with `weight_layout` it passes W n-innermost and first checks that W in the default layout is refused.
-std::string dense_kernel_check(const std::string &name, bool weight_layout) {
+/// a kernel that wants W arranged is first checked to refuse W as the workload defines it.
+std::string dense_kernel_check(const std::string &name, WeightPassing passing) {
     std::string program = "#include \"" + name + ".h\"\n";
     program += R"(#include "HalideBuffer.h"
 #include <cmath>
@@ -174,14 +178,16 @@ int main() {
     const int M = 6, N = 40, K = 24;
     Halide::Runtime::Buffer<float> X(K, M), W(K, N), Y(N, M);
     Halide::Runtime::Buffer<float> Wn({K, N}, {1, 0});  // n innermost
+    Halide::Runtime::Buffer<float> Wb(16, K, 3);          // blocks of 16 along n, zeros past n = 40
+    Wb.fill(0.0f);
     for (int m = 0; m < M; m++) for (int k = 0; k < K; k++) X(k, m) = float((m * 7 + k * 3) % 11) - 5;
-    for (int n = 0; n < N; n++) for (int k = 0; k < K; k++) W(k, n) = Wn(k, n) = float((k * 5 + n) % 13) - 6;
+    for (int n = 0; n < N; n++) for (int k = 0; k < K; k++) W(k, n) = Wn(k, n) = Wb(n % 16, k, n / 16) = float((k * 5 + n) % 13) - 6;
 )";
-    if (weight_layout)
-        program += "    if (KERNEL(X, W, Y) == 0) { std::printf(\"the default layout was accepted\\n\"); return 3; }\n"
-                   "    if (KERNEL(X, Wn, Y) != 0) return 2;\n";
-    else
-        program += "    if (KERNEL(X, W, Y) != 0) return 2;\n";
+    if (passing == WeightPassing::Plain) program += "    if (KERNEL(X, W, Y) != 0) return 2;\n";
+    if (passing != WeightPassing::Plain)
+        program += "    if (KERNEL(X, W, Y) == 0) { std::printf(\"the default layout was accepted\\n\"); return 3; }\n";
+    if (passing == WeightPassing::NInnermost) program += "    if (KERNEL(X, Wn, Y) != 0) return 2;\n";
+    if (passing == WeightPassing::Blocks16) program += "    if (KERNEL(X, Wb, Y) != 0) return 2;\n";
     program += R"(    for (int m = 0; m < M; m++) for (int n = 0; n < N; n++) {
         float ref = 0;
         for (int k = 0; k < K; k++) ref += X(k, m) * W(k, n);
@@ -212,7 +218,7 @@ TEST(Cli, ExportedKernelWithAPackedInputIsCorrect) {
     ASSERT_EQ(run_worldtune("measure " + spec + " --actions " + actions + " --repeats 1 --min-time 0 --db " + db, out), 0) << out;
     EXPECT_NE(out.find("passed"), std::string::npos) << out;
     ASSERT_EQ(run_worldtune("export " + spec + " --out " + dir + " --name dn --db " + db, out), 0) << out;
-    std::ofstream(dir + "/main.cpp") << dense_kernel_check("dn", false);
+    std::ofstream(dir + "/main.cpp") << dense_kernel_check("dn", WeightPassing::Plain);
     link_and_run(dir, "dn", out);
     EXPECT_NE(out.find("kernel ok"), std::string::npos) << out;
 }
@@ -233,8 +239,33 @@ TEST(Cli, ExportedKernelWithAWeightLayoutIsCorrect) {
     EXPECT_NE(out.find("W.dim(0).set_stride(40); W.dim(1).set_stride(1);"), std::string::npos) << out;
     ASSERT_EQ(run_worldtune("export " + spec + " --out " + dir + " --name dl --db " + db, out), 0) << out;
     EXPECT_NE(out.find("pass W in the schedule's layout, strides [40,1]"), std::string::npos) << out;
-    std::ofstream(dir + "/main.cpp") << dense_kernel_check("dl", true);
+    std::ofstream(dir + "/main.cpp") << dense_kernel_check("dl", WeightPassing::NInnermost);
     link_and_run(dir, "dl", out);
+    EXPECT_NE(out.find("refused: "), std::string::npos) << out;
+    EXPECT_NE(out.find("kernel ok"), std::string::npos) << out;
+}
+
+TEST(Cli, ExportedKernelWithWeightsInBlocksIsCorrect) {
+    // The same dense layer with W asked for stored in blocks of 16 along n (search space 8), N = 40 not a
+    // whole number of blocks: measured and checked, printed, exported, linked, and checked against a plain
+    // loop with W passed as export says; the kernel refuses W as the workload defines it.
+    const std::string db = temp_path("blocks.db"), dir = temp_path("blocks_out"), actions = temp_path("blocks.json");
+    std::remove(db.c_str());
+    const std::string spec = "dense:M=6,N=40,K=24";
+    std::ofstream(actions) << R"([["BL","W","_1",16],["SP","out","n",[16],"guard"],["RE","out",["n_1","n_0","m"]],)"
+                              R"(["AN","out","m","parallel"],["AN","out","n_1","vectorize"],["CA","acc","out","n_0"],)"
+                              R"(["SP","acc.u0","n",[16],"guard"],["RE","acc.u0",["n_1","k$x","n_0","m"]],["AN","acc.u0","n_1","vectorize"]])";
+    std::string out;
+    ASSERT_EQ(run_worldtune("lower " + spec + " --actions " + actions, out), 0) << out;
+    EXPECT_NE(out.find("W[ramp("), std::string::npos) << out;  // a dense vector load, no gather
+    ASSERT_EQ(run_worldtune("measure " + spec + " --actions " + actions + " --repeats 1 --min-time 0 --db " + db, out), 0) << out;
+    EXPECT_NE(out.find("passed"), std::string::npos) << out;
+    ASSERT_EQ(run_worldtune("best " + spec + " --db " + db, out), 0) << out;
+    EXPECT_NE(out.find("// pass W stored in blocks of 16 along _1"), std::string::npos) << out;
+    ASSERT_EQ(run_worldtune("export " + spec + " --out " + dir + " --name db --db " + db, out), 0) << out;
+    EXPECT_NE(out.find("pass W stored in blocks of 16 along dim 1, shape [16,24,3]"), std::string::npos) << out;
+    std::ofstream(dir + "/main.cpp") << dense_kernel_check("db", WeightPassing::Blocks16);
+    link_and_run(dir, "db", out);
     EXPECT_NE(out.find("refused: "), std::string::npos) << out;
     EXPECT_NE(out.find("kernel ok"), std::string::npos) << out;
 }

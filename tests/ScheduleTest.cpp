@@ -28,6 +28,7 @@ struct KindCase {
     const char *name;
     const char *actions;  ///< JSON list whose last action is the kind under test
     const char *marker;   ///< text the lowered state must contain
+    const char *spec = nullptr;  ///< the workload (nullptr: kMatmul)
 };
 
 // One case per action kind (and per tail / annotation variant).
@@ -51,14 +52,15 @@ const KindCase kCases[] = {
     {"cache_input", R"([["CH","B","acc"],["CA","B_in_acc","out","m"]])", "B_im"},
     {"cache_func", R"([["CR","acc"],["CH","acc",""],["CR","acc_in"]])", "acc_global_wrapper"},
     {"storage_order", R"([["CR","acc"],["SO","acc",["m","n"]]])", "acc[(acc.s0.n*40) + acc.s0.m]"},
+    {"block_layout", R"([["BL","W","_1",8]])", "W[(acc.s1.k$x*8)", "dense:M=4,N=32,K=24"},  // k steps over a block
 };
 
 }  // namespace
 
 TEST(ScheduleTest, EveryKindAppliesAndChangesTheState) {
-    WorkloadSpec spec = WorkloadSpec::parse(kMatmul);
     for (const KindCase &c : kCases) {
         SCOPED_TRACE(c.name);
+        const WorkloadSpec spec = WorkloadSpec::parse(c.spec ? c.spec : kMatmul);
         ActionList actions = parse(c.actions);
         std::string text;
         ASSERT_NO_THROW(text = state_text(spec, actions)) << c.actions;
@@ -78,13 +80,13 @@ TEST(ScheduleTest, EveryKindRoundTripsThroughJson) {
             tags.insert(a.tag());
         }
     }
-    EXPECT_EQ(tags.size(), 11u) << "every action kind must have a case";
+    EXPECT_EQ(tags.size(), 12u) << "every action kind must have a case";
 }
 
 TEST(ScheduleTest, MalformedActionJsonIsRefused) {
     const char *bad[] = {R"(["XX","out"])", R"(["SP","out","n",[],"auto"])", R"(["SP","out","n",[0],"auto"])",
                          R"(["SP","out","n",[4],"sideways"])", R"(["AN","out","n","spin"])", R"(["RE","out",["n"]])", R"(["SO","acc",["n"]])",
-                         R"({"t":"SP"})", R"(["CR"])", R"(["CR",""])"};
+                         R"(["BL","W","_1",1])", R"(["BL","W","_1"])", R"(["BL","W","_1","8"])", R"({"t":"SP"})", R"(["CR"])", R"(["CR",""])"};
     for (const char *text : bad) EXPECT_THROW(Action::from_json(nlohmann::json::parse(text)), ActionFormatError) << text;
 }
 
@@ -160,6 +162,43 @@ TEST(ScheduleTest, AWeightCanBeAskedForInAnotherLayout) {
     EXPECT_THROW(state_text(spec, parse(R"([["SO","W",["_2","_0"]]])")), ScheduleError);
     EXPECT_THROW(state_text(spec, parse(R"([["SO","W",["_1","_0"]],["SO","W",["_0","_1"]]])")), ScheduleError);
     EXPECT_THROW(state_text(WorkloadSpec::parse(kMatmul), parse(R"([["SO","B",["_1","_0"]]])")), ScheduleError);
+}
+
+TEST(ScheduleTest, AWeightCanBeAskedForInBlocks) {
+    // dense reads W(k, n); `BL` stores it in blocks of 8 along n: W(k, n) at (n % 8, k, n / 8), N = 36 padded
+    // to 40. The program is built again around the stored shape, and a vectorized n loop of aligned vectors
+    // loads whole vectors from W itself, where the default layout gathers at a stride of K.
+    const WorkloadSpec spec = WorkloadSpec::parse("dense:M=4,N=36,K=24");
+    const ActionList actions = parse(R"([["BL","W","_1",8],["SP","out","n",[8],"guard"],["AN","out","n_1","vectorize"]])");
+    std::unique_ptr<Workload> w = build_workload(spec);
+    apply_actions(*w, actions);
+    const size_t W = size_t(w->input_index("W"));
+    EXPECT_EQ(w->input_blockings[W].dim, 1);
+    EXPECT_EQ(w->input_blockings[W].block, 8);
+    EXPECT_EQ(w->input_shapes[W], (std::vector<int>{24, 36}));  // the logical shape stays
+    EXPECT_EQ(blocked_shape(w->input_shapes[W], w->input_blockings[W]), (std::vector<int>{8, 24, 5}));
+    EXPECT_EQ(w->inputs[W].dimensions(), 3);
+    EXPECT_FALSE(w->input_blockings[size_t(w->input_index("X"))].active());
+    const std::string plain = state_text(spec, parse(R"([["SP","out","n",[8],"guard"],["AN","out","n_1","vectorize"]])"));
+    const std::string blocked = state_text(spec, actions);
+    EXPECT_NE(plain.find(", 24, 8)]*"), std::string::npos) << plain;  // W gathered, a stride of K = 24
+    EXPECT_NE(blocked.find("W[ramp("), std::string::npos) << blocked;
+    EXPECT_EQ(blocked.find(", 24, 8)"), std::string::npos) << blocked;
+    const std::string code = print_halide(*build_workload(spec), actions);
+    EXPECT_NE(code.find("// pass W stored in blocks of 8 along _1"), std::string::npos) << code;
+    // Only weights; a dim the input lacks; twice; after another action (it rebuilds the program); an input
+    // that is not there; and together with a stride layout of the same weight.
+    EXPECT_THROW(state_text(spec, parse(R"([["BL","X","_1",8]])")), ScheduleError);
+    EXPECT_THROW(state_text(spec, parse(R"([["BL","W","_2",8]])")), ScheduleError);
+    EXPECT_THROW(state_text(spec, parse(R"([["BL","W","_1",8],["BL","W","_0",8]])")), ScheduleError);
+    EXPECT_THROW(state_text(spec, parse(R"([["SP","out","n",[8],"guard"],["BL","W","_1",8]])")), ScheduleError);
+    EXPECT_THROW(state_text(spec, parse(R"([["BL","nope","_1",8]])")), ScheduleError);
+    EXPECT_THROW(state_text(spec, parse(R"([["BL","W","_1",8],["SO","W",["_1","_0"]]])")), ScheduleError);
+    // Two weights in blocks, one after the other: both kept.
+    const WorkloadSpec biased = WorkloadSpec::parse("dense:M=4,N=32,K=24,bias=1");
+    std::unique_ptr<Workload> b = build_workload(biased);
+    apply_actions(*b, parse(R"([["BL","W","_1",8],["BL","bias","_0",4]])"));
+    EXPECT_EQ(b->blockings().size(), 2u);
 }
 
 TEST(ScheduleTest, StateTextIsDeterministicWithinAndAcrossProcesses) {

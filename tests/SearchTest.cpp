@@ -176,7 +176,7 @@ bool runs_right(const WorkloadSpec &spec, const ActionList &actions, uint64_t se
     std::unique_ptr<Workload> w = build_workload(spec);
     apply_actions(*w, actions);
     const std::vector<Halide::Buffer<float>> inputs = random_inputs(*w, seed);
-    for (size_t j = 0; j < inputs.size(); j++) w->inputs[j].set(inputs[j]);
+    w->bind_inputs(inputs);  // a weight stored in blocks arranged in them
     Halide::Buffer<float> out = w->pipeline().realize(w->output_shape, Halide::get_host_target());
     return check_output(*w, inputs, out, 1e-4, 1e-5, 3).ok;
 }
@@ -336,6 +336,52 @@ TEST(Search, Space7ComputesStridedViewsAndParallelRootCopies) {
     for (const char *same : {"dense:M=8,N=64,K=16,bias=1,act=relu", "conv2d:N=1,C=32,H=7,W=7,K=16,R=1,S=1", "softmax:M=8,N=100"}) {
         const WorkloadSpec spec = WorkloadSpec::parse(same);
         SketchSampler a(spec, space_with_lanes("v7", 8), test_seed()), b(spec, space_with_lanes("v6", 8), test_seed());
+        for (int i = 0; i < 20; i++) EXPECT_EQ(actions_to_json(a.sample_valid()), actions_to_json(b.sample_valid())) << same;
+    }
+}
+
+TEST(Search, Space8AsksForWeightsInBlocksOfAVector) {
+    // Space 8 may ask for a weight read strided along the vector loop stored in blocks of one vector along
+    // that dim (a BL action, first in the list), and then may keep a long reduction whole inside a register
+    // tile that fills the register file. Space 7 never does; programs without such a weight sample the same
+    // schedules in both, draw for draw.
+    int blocked = 0, whole = 0, checked = 0;
+    for (const char *text : {"conv2d:N=1,C=16,H=14,W=14,K=32,R=1,S=1,stride=2,bias=1", "conv2d:N=1,C=8,H=9,W=9,K=16,R=3,S=3,pad=1",
+                             "dense:M=8,N=64,K=48,bias=1"}) {
+        const WorkloadSpec spec = WorkloadSpec::parse(text);
+        SketchSampler v8(spec, space_with_lanes("v8", 8), test_seed()), v7(spec, space_with_lanes("v7", 8), test_seed());
+        for (int i = 0; i < 30; i++) {
+            const std::string seven = actions_to_json(v7.sample_valid()).dump();
+            EXPECT_EQ(seven.find("\"BL\""), std::string::npos) << seven;
+            const ActionList a = v8.sample_valid();
+            for (size_t j = 0; j < a.size(); j++) {
+                if (a[j].kind != ActionKind::BlockLayout) continue;
+                EXPECT_TRUE(std::all_of(a.begin(), a.begin() + long(j), [](const Action &x) { return x.kind == ActionKind::BlockLayout; }));
+                EXPECT_EQ(a[j].factors, (std::vector<int64_t>{8})) << "a block is one vector";
+            }
+            const bool in_blocks = !a.empty() && a.front().kind == ActionKind::BlockLayout;
+            blocked += in_blocks;
+            // The channel reduction (48 or 16 or 8 long) kept whole: split by its own extent.
+            whole += in_blocks && std::any_of(a.begin(), a.end(), [](const Action &x) {
+                return x.kind == ActionKind::Split && x.stage == "acc.u0" && (x.dims[0] == "r$z" || x.dims[0] == "k$x") &&
+                       (x.factors == std::vector<int64_t>{48} || x.factors == std::vector<int64_t>{16});
+            });
+            if (in_blocks && checked < 6) {
+                checked++;
+                EXPECT_TRUE(runs_right(spec, a, 13)) << actions_to_json(a).dump();
+            }
+        }
+    }
+    EXPECT_GE(blocked, 6);  // about a third of the samples
+    EXPECT_GE(whole, 1);
+    EXPECT_GE(checked, 3);
+    // Output channels that are no whole number of vectors (a tail would gather) are never asked for in blocks.
+    const WorkloadSpec odd = WorkloadSpec::parse("dense:M=8,N=60,K=48");
+    SketchSampler odd_sampler(odd, space_with_lanes("v8", 8), test_seed());
+    for (int i = 0; i < 20; i++) EXPECT_NE(odd_sampler.sample_valid().front().kind, ActionKind::BlockLayout);
+    for (const char *same : {"matmul:M=16,N=64,K=32", "softmax:M=8,N=100", "conv2d:N=1,C=16,H=7,W=7,K=32,R=3,S=3,pad=1,layout=NHWC"}) {
+        const WorkloadSpec spec = WorkloadSpec::parse(same);
+        SketchSampler a(spec, space_with_lanes("v8", 8), test_seed()), b(spec, space_with_lanes("v7", 8), test_seed());
         for (int i = 0; i < 20; i++) EXPECT_EQ(actions_to_json(a.sample_valid()), actions_to_json(b.sample_valid())) << same;
     }
 }

@@ -79,6 +79,14 @@ void add_best_commands(CLI::App &app) {
         for (size_t i = 0; i < w->output_shape.size(); i++) std::printf("%s%d", i ? "," : "", w->output_shape[i]);
         std::printf("]\n");
         for (size_t i = 0; i < w->inputs.size(); i++) {
+            const InputBlocking &blocking = w->input_blockings[i];
+            if (blocking.active()) {
+                std::printf("pass %s stored in blocks of %d along dim %d, shape [", w->inputs[i].name().c_str(), blocking.block, blocking.dim);
+                const std::vector<int> stored = blocked_shape(w->input_shapes[i], blocking);
+                for (size_t d = 0; d < stored.size(); d++) std::printf("%s%d", d ? "," : "", stored[d]);
+                std::printf("] innermost first: element c at (c[%d] %% %d, the other dims, c[%d] / %d), zeros past the end"
+                            " (a weight: arrange it once)\n", blocking.dim, blocking.block, blocking.dim, blocking.block);
+            }
             if (w->input_layouts[i].empty()) continue;
             std::printf("pass %s in the schedule's layout, strides [", w->inputs[i].name().c_str());
             const std::vector<int> strides = w->input_strides(i);

@@ -37,7 +37,9 @@ void add_space_option(CLI::App *cmd, SamplerParams &sampler) {
            "more often; v5: v4 with the register-fill rule, a register tile that fills the register file over a "
            "small reduction block; v6: v5 with that rule only on updates that reduce over a short loop it keeps "
            "whole and a long one it blocks, such as a convolution's window and input channels; v7: v6 with a 1x1 "
-           "convolution's strided input read through a dense subsampled copy when a schedule computes it; default " + default_search_space() + ")")
+           "convolution's strided input read through a dense subsampled copy when a schedule computes it; v8: v7 "
+           "with weights asked for stored in blocks of a vector along the vector loop, arranged once before the "
+           "runs; default " + default_search_space() + ")")
         ->check(CLI::IsMember(names));
 }
 

@@ -56,7 +56,8 @@ public:
             return;
         case ActionKind::StoreAt:
         case ActionKind::RFactor:
-        case ActionKind::Cache: return;
+        case ActionKind::Cache:
+        case ActionKind::BlockLayout: return;
         }
     }
 
@@ -143,7 +144,8 @@ public:
         default: break;
         }
         const bool func_action = a.kind == ActionKind::ComputeRoot || a.kind == ActionKind::ComputeInline ||
-                                 a.kind == ActionKind::Cache || a.kind == ActionKind::StorageOrder;
+                                 a.kind == ActionKind::Cache || a.kind == ActionKind::StorageOrder ||
+                                 a.kind == ActionKind::BlockLayout;
         const double e = loop ? double(loop->extent) : func_action ? points_of(a.stage) : 0.0;
         c[0] = float(std::log2(1 + e));
         c[5] = e > 0 && std::fmod(e, 8.0) == 0 ? 1.0f : 0.0f;

@@ -17,7 +17,7 @@ constexpr KindRow kKinds[] = {
     {ActionKind::Split, "SP"},       {ActionKind::Reorder, "RE"},       {ActionKind::Fuse, "FU"},
     {ActionKind::Annotate, "AN"},    {ActionKind::ComputeAt, "CA"},     {ActionKind::StoreAt, "SA"},
     {ActionKind::ComputeRoot, "CR"}, {ActionKind::ComputeInline, "CI"}, {ActionKind::RFactor, "RF"},
-    {ActionKind::Cache, "CH"},       {ActionKind::StorageOrder, "SO"},
+    {ActionKind::Cache, "CH"},       {ActionKind::StorageOrder, "SO"},  {ActionKind::BlockLayout, "BL"},
 };
 
 constexpr const char *kTailNames[] = {"auto", "guard", "shift", "round"};
@@ -130,6 +130,15 @@ Action Action::storage_order(std::string func, std::vector<std::string> inner_to
     return a;
 }
 
+Action Action::block_layout(std::string input, std::string dim, int64_t block) {
+    Action a;
+    a.kind = ActionKind::BlockLayout;
+    a.stage = std::move(input);
+    a.dims = {std::move(dim)};
+    a.factors = {block};
+    return a;
+}
+
 const char *Action::tag() const {
     for (const KindRow &row : kKinds)
         if (row.kind == kind) return row.tag;
@@ -175,6 +184,7 @@ json Action::to_json() const {
     case ActionKind::RFactor: return json::array({"RF", stage, dims.at(0), dims.at(1)});
     case ActionKind::Cache: return json::array({"CH", stage, consumer});
     case ActionKind::StorageOrder: return json::array({"SO", stage, dims});
+    case ActionKind::BlockLayout: return json::array({"BL", stage, dims.at(0), factors.at(0)});
     }
     return json();
 }
@@ -233,7 +243,12 @@ Action Action::from_json(const json &j) {
         expect_size(j, 3);
         return cache(stage, str_at(j, 2, "consumer"));
     }
-    fail(j, "unknown tag '" + tag + "' (known: SP RE FU AN CA SA CR CI RF CH SO)");
+    if (tag == "BL") {
+        expect_size(j, 4);
+        if (!j[3].is_number_integer() || j[3].get<int64_t>() < 2) fail(j, "a block is an integer of at least 2");
+        return block_layout(stage, str_at(j, 2, "dim"), j[3].get<int64_t>());
+    }
+    fail(j, "unknown tag '" + tag + "' (known: SP RE FU AN CA SA CR CI RF CH SO BL)");
 }
 
 json actions_to_json(const ActionList &actions) {

@@ -20,6 +20,11 @@
 //                                                  on a weight input (dims "_0".."_n-1", the rest follow
 //                                                  in order): the layout its caller passes it in, arranged
 //                                                  once before the runs (stride constraints on the input)
+//   BL  ["BL", input, dim, block]                 a weight input (dims "_0".."_n-1") stored in blocks of
+//                                                  `block` along `dim` (InputBlocking in Workload.h: oneDNN's
+//                                                  `OIhw16o`-style formats), arranged once by its caller before
+//                                                  the runs; it rebuilds the program, so it comes before every
+//                                                  action that is not a BL
 // A stage is a Func name ("acc", its pure definition) or "<func>.u<i>" (update i).
 //
 // How to add an action kind:
@@ -38,7 +43,7 @@
 
 namespace worldtune {
 
-enum class ActionKind { Split, Reorder, Fuse, Annotate, ComputeAt, StoreAt, ComputeRoot, ComputeInline, RFactor, Cache, StorageOrder };
+enum class ActionKind { Split, Reorder, Fuse, Annotate, ComputeAt, StoreAt, ComputeRoot, ComputeInline, RFactor, Cache, StorageOrder, BlockLayout };
 enum class TailKind { Auto, GuardWithIf, ShiftInwards, RoundUp };
 enum class AnnotationKind { Parallel, Vectorize, Unroll };
 
@@ -50,9 +55,9 @@ struct ActionFormatError : OneLineError {
 struct Action {
     ActionKind kind = ActionKind::ComputeRoot;
     std::string stage;                ///< the stage (SP RE FU AN RF) or the Func acted on (CA SA CR CI CH SO)
-    std::vector<std::string> dims;    ///< SP, AN: [dim]; RE, SO: the order; FU: [inner, outer, fused];
+    std::vector<std::string> dims;    ///< SP, AN, BL: [dim]; RE, SO: the order; FU: [inner, outer, fused];
                                       ///< CA, SA: [consumer dim]; RF: [rvar, new var]
-    std::vector<int64_t> factors;     ///< SP: inner extents, outer to inner
+    std::vector<int64_t> factors;     ///< SP: inner extents, outer to inner; BL: [block]
     std::string consumer;             ///< CA, SA: the consumer Func; CH: one consumer or ""
     TailKind tail = TailKind::Auto;
     AnnotationKind annotation = AnnotationKind::Parallel;
@@ -68,6 +73,7 @@ struct Action {
     static Action rfactor(std::string stage, std::string rvar, std::string var);
     static Action cache(std::string func, std::string consumer = "");
     static Action storage_order(std::string func, std::vector<std::string> inner_to_outer);
+    static Action block_layout(std::string input, std::string dim, int64_t block);
 
     /// The two-letter tag.
     const char *tag() const;

@@ -37,6 +37,8 @@ public:
     explicit Applier(Workload &w) : w_(w) {}
 
     void apply(const Action &a) {
+        if (a.kind == ActionKind::BlockLayout) return block_layout(a);
+        scheduled_ = true;
         switch (a.kind) {
         case ActionKind::Split: return split(a);
         case ActionKind::Reorder: {
@@ -83,11 +85,13 @@ public:
         }
         case ActionKind::Cache: return cache(a);
         case ActionKind::StorageOrder: return storage_order(a);
+        case ActionKind::BlockLayout: return;
         }
     }
 
 private:
     Workload &w_;
+    bool scheduled_ = false;  ///< an action other than BL has been applied
 
     Func func(const std::string &name) {
         auto it = w_.funcs.find(name);
@@ -179,6 +183,7 @@ private:
         const size_t i = size_t(w_.input_index(a.stage));
         if (!w_.is_weight(a.stage)) throw Refusal("input " + a.stage + " is not a weight: its layout is the caller's");
         if (!w_.input_layouts[i].empty()) throw Refusal("input " + a.stage + " already has a layout");
+        if (w_.input_blockings[i].active()) throw Refusal("input " + a.stage + " is stored in blocks");
         std::vector<int> order;
         try {
             order = w_.input_layout_of(i, a.dims);
@@ -188,6 +193,25 @@ private:
         w_.input_layouts[i] = order;
         const std::vector<int> strides = w_.input_strides(i);
         for (size_t j = 0; j < strides.size(); j++) w_.inputs[i].dim(int(j)).set_stride(strides[j]);
+    }
+
+    /// A weight stored in blocks: the program reads it differently, so the workload is built again with
+    /// the blocking (and the ones before it); nothing may have been scheduled yet.
+    void block_layout(const Action &a) {
+        if (scheduled_) throw Refusal("BL comes before every other action: it rebuilds the program");
+        const int i = w_.input_index(a.stage);
+        if (i < 0) throw Refusal("no input named '" + a.stage + "'");
+        if (!w_.is_weight(a.stage)) throw Refusal("input " + a.stage + " is not a weight: its layout is the caller's");
+        if (w_.input_blockings[size_t(i)].active()) throw Refusal("input " + a.stage + " is already stored in blocks");
+        InputBlocking blocking;
+        for (size_t d = 0; d < w_.input_shapes[size_t(i)].size(); d++)
+            if (input_dim_name(d) == a.dims.at(0)) blocking.dim = int(d);
+        if (blocking.dim < 0) throw Refusal("input " + a.stage + " has no dimension '" + a.dims.at(0) + "'");
+        blocking.block = int(a.factors.at(0));
+        std::map<std::string, InputBlocking> blockings = w_.blockings();
+        blockings[a.stage] = blocking;
+        const WorkloadSpec spec = w_.spec;
+        w_ = std::move(*build_workload(spec, blockings));
     }
 
     void cache(const Action &a) {

@@ -92,6 +92,12 @@ public:
             out << ");";
             break;
         }
+        case ActionKind::BlockLayout:
+            out << "// pass " << a.stage << " stored in blocks of " << a.factors.at(0) << " along " << a.dims.at(0)
+                << ": " << a.stage << "(c) at (c" << a.dims.at(0) << " % " << a.factors.at(0) << ", the other dims, c"
+                << a.dims.at(0) << " / " << a.factors.at(0) << "), zero-padded (arranged once, before the runs;"
+                << " the algorithm reads it so)";
+            break;
         }
         return out.str();
     }

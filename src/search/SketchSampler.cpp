@@ -38,7 +38,7 @@ void move_innermost(std::vector<std::string> &loops, const std::string &name) {
 
 }  // namespace
 
-std::vector<std::string> search_space_names() { return {"v1", "v2", "v3", "v4", "v5", "v6", "v7"}; }
+std::vector<std::string> search_space_names() { return {"v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"}; }
 
 std::string default_search_space() { return search_space_names()[size_t(SamplerParams{}.space - 1)]; }
 
@@ -135,7 +135,7 @@ int64_t SketchSampler::filling_register_tile(int64_t extent, int64_t vector_inne
 
 bool SketchSampler::fill_fits_reduction(const StageInfo &stage) const {
     if (params_.space < 5) return false;
-    if (params_.space == 5) return true;
+    if (params_.space == 5 || reads_blocked_weight(stage)) return true;
     bool kept_whole = false, blocked = false;
     for (const LoopDim &d : stage.dims) {
         if (!d.reduction || d.extent <= 1) continue;
@@ -288,9 +288,12 @@ void SketchSampler::tile_update(ActionList &out, const StageInfo &stage, const s
             // block) whole, a longer reduction by a small block, so one step's weights stay in L1.
             const bool only_loop_left = pure_extents.empty() || *std::max_element(pure_extents.begin(), pure_extents.end()) <= 1;
             if (d.extent > 1 && (fill || only_loop_left || chance(DecisionKind::Structure, 0.8))) {
+                // (space 8) Over a weight stored in blocks the reduction streams: it may stay whole inside.
                 const int64_t block = !fill ? draw_tile(d.extent, false)
                                       : d.extent <= params_.fill_reduction_block ? d.extent
-                                                                                   : draw_tile(d.extent, false, params_.fill_reduction_block);
+                                      : reads_blocked_weight(stage) && chance(DecisionKind::TileSize, params_.p_fill_whole_reduction)
+                                          ? d.extent
+                                          : draw_tile(d.extent, false, params_.fill_reduction_block);
                 out.push_back(Action::split(stage.name, d.name, {block}));
                 r_inner.push_back(split_name(d.name, 1, 1));
                 r_outer.push_back(split_name(d.name, 1, 0));
@@ -404,7 +407,7 @@ void SketchSampler::pack_inputs(ActionList &out, const FuncInfo &f, const std::s
     for (size_t s = 1; s < f.stages.size(); s++) {
         for (const StageRead &read : f.stages[s].reads) {
             const int d = read.dim_of(vector_var);
-            if (!read.is_input || d <= 0 || packed.count(read.producer)) continue;
+            if (!read.is_input || d <= 0 || packed.count(read.producer) || blocked_weights_.count(read.producer)) continue;
             const bool weight = workload_->is_weight(read.producer);
             const double p_pack = params_.space >= 4 && weight ? params_.p_pack_weight : params_.p_pack_input;
             if (!chance(DecisionKind::Structure, p_pack)) continue;
@@ -440,6 +443,27 @@ void SketchSampler::pack_inputs(ActionList &out, const FuncInfo &f, const std::s
     }
 }
 
+void SketchSampler::block_weights(ActionList &out, const FuncInfo &f, const std::string &vector_var, int64_t vector_extent) {
+    if (params_.space < 8 || vector_extent < lanes()) return;
+    for (size_t s = 1; s < f.stages.size(); s++) {
+        for (const StageRead &read : f.stages[s].reads) {
+            const int d = read.dim_of(vector_var);
+            if (!read.is_input || d <= 0 || !workload_->is_weight(read.producer) || blocked_weights_.count(read.producer)) continue;
+            const int i = workload_->input_index(read.producer);
+            if (workload_->input_shapes[size_t(i)][size_t(d)] % lanes() != 0) continue;  // a tail would gather
+            if (!chance(DecisionKind::Structure, params_.p_weight_block)) continue;
+            // Stored in blocks of one vector along _d: every aligned vector of the loop reads contiguous
+            // floats, and so does the next element of every other dim. It rebuilds the program: first.
+            out.insert(out.begin(), Action::block_layout(read.producer, input_dim_name(size_t(d)), lanes()));
+            blocked_weights_.insert(read.producer);
+        }
+    }
+}
+
+bool SketchSampler::reads_blocked_weight(const StageInfo &stage) const {
+    return std::any_of(stage.reads.begin(), stage.reads.end(), [&](const StageRead &r) { return blocked_weights_.count(r.producer) > 0; });
+}
+
 void SketchSampler::schedule_fused_reduction(ActionList &out, const FuncInfo &f, const std::vector<int64_t> &region,
                                              const std::string &at) {
     const FuncInfo &output = workload_->func_infos.back();
@@ -453,6 +477,7 @@ void SketchSampler::schedule_fused_reduction(ActionList &out, const FuncInfo &f,
     }
     const size_t v = vector_index(f, extents);
     vectorize_reduction_func(out, f, extents, v);
+    if (!f.dims.empty()) block_weights(out, f, f.dims[v].name, extents[v]);
     for (size_t s = 1; s < f.stages.size(); s++)
         if (!rfactor_row_reduction(out, f.stages[s], false)) tile_update(out, f.stages[s], extents, v, false);
     if (!f.dims.empty()) pack_inputs(out, f, f.dims[v].name, extents[v], at);
@@ -468,6 +493,7 @@ void SketchSampler::schedule_root_reduction(ActionList &out, const FuncInfo &f) 
         // The outermost dim in parallel (its outer piece when it is the one split into vectors).
         const std::string last = v + 1 == f.dims.size() ? split_name(f.dims.back().name, 1, 0) : f.dims.back().name;
         if (f.dims.size() > 1) parallelize(out, f.name, last);
+        block_weights(out, f, f.dims[v].name, extents[v]);
     }
     for (size_t s = 1; s < f.stages.size(); s++)
         if (!rfactor_row_reduction(out, f.stages[s], true)) tile_update(out, f.stages[s], extents, v, true);
@@ -502,6 +528,7 @@ ActionList SketchSampler::build() {
     std::vector<int64_t> tiles;
     std::string tile_loop;
     serial_ = params_.space >= 2 && chance(DecisionKind::Structure, params_.p_serial);
+    blocked_weights_.clear();
     choose_wide_vector_dim();
     tile_output(out, tiles, tile_loop);
     const auto loop_of = [&](Level l) { return l == Level::Tile ? tile_loop : parallel_loop_; };

@@ -55,6 +55,9 @@
 //                      stays inlined without a draw, so those spaces sample as before views existed; and
 //                      an elementwise producer computed at the root runs its outermost loop longer than 1 in
 //                      parallel (up to space 6 its outermost loop, a serial batch of one)
+//   weight blocks      (space 8) a packed weight whose dim along the vector loop is a whole number of vectors
+//                      may be asked for stored in blocks of one vector along that dim (`BL`, first in the
+//                      list: it rebuilds the program), read in place: oneDNN's `OIhw16o`-style formats
 // Every random choice is recorded on a DecisionTape. Replaying a tape rebuilds its schedule; changing one
 // decision (mutation) or splicing two tapes (crossover) gives a neighbour that is again an instance of a
 // sketch: the evolutionary search works on tapes and never has to repair an action list.
@@ -65,6 +68,7 @@
 #include "workload/Workload.h"
 
 #include <random>
+#include <set>
 
 namespace worldtune {
 
@@ -83,7 +87,8 @@ struct SamplerParams {
                                      ///< docs/results/register-fill-val-zen5); the default since
                                      ///< docs/results/register-fill-window-zen5,
                                      ///< 7 = and strided views computed (the elementwise decisions), root
-                                     ///< elementwise producers parallel over a loop longer than 1
+                                     ///< elementwise producers parallel over a loop longer than 1,
+                                     ///< 8 = and weights asked for in blocks of a vector (`BL`)
     int vector_lanes = 0;            ///< float32 lanes of a vector; 0: the host target's natural width
     int vector_registers = 0;        ///< vector registers of the target; 0: the host's (32 with AVX-512, else 16)
     double p_pack_input = 0.5;       ///< (space 2) chance of packing an input read strided along the vector loop
@@ -93,6 +98,12 @@ struct SamplerParams {
                                      ///< hand-kernels-zen5, `packing.py records`)
     double p_weight_layout = 0.5;    ///< (space 3) of a packed input that is a weight: chance of asking for it
                                      ///< in the packed layout instead of copying it inside the program
+    double p_weight_block = 0.5;     ///< (space 8) of a packed weight whose dim along the vector loop is a
+                                     ///< whole number of vectors: chance of asking for it stored in blocks of
+                                     ///< a vector along that dim (oneDNN's `OIhw16o`), read in place
+    double p_fill_whole_reduction = 0.5;  ///< (space 8) under the register-fill rule, of a reduction longer than
+                                     ///< fill_reduction_block that reads a weight stored in blocks: chance of
+                                     ///< keeping it whole inside the register tile (the weights stream)
     double p_rfactor = 0.5;          ///< (space 2) chance of rfactoring a long contiguous row reduction
     double p_serial = 0.1;           ///< (space 2) chance of a schedule without parallel loops
     double p_pack_at_root = 0.1;     ///< (space 2) of a packed input: chance of packing it once at the root
@@ -201,12 +212,18 @@ private:
     /// Packs the inputs a reduction stage reads strided along the loop `vector_var` (packed input rule).
     void pack_inputs(ActionList &out, const FuncInfo &f, const std::string &vector_var, int64_t vector_extent,
                      const std::string &tile_loop);
+    /// (space 8) Draws, for each weight a reduction reads strided along `vector_var` whose dim there is a
+    /// whole number of vectors, whether to ask for it stored in blocks of a vector (a BL action put first).
+    void block_weights(ActionList &out, const FuncInfo &f, const std::string &vector_var, int64_t vector_extent);
+    /// Whether `stage` reads a weight this sample stores in blocks.
+    bool reads_blocked_weight(const StageInfo &stage) const;
     /// Schedules `stage` as a vectorized row reduction through rfactor when the rule applies and is drawn.
     bool rfactor_row_reduction(ActionList &out, const StageInfo &stage, bool at_root);
     /// Marks a loop parallel, unless this schedule was drawn serial.
     void parallelize(ActionList &out, const std::string &stage, const std::string &loop);
     bool serial_ = false;  ///< this schedule leaves every loop serial
     std::string parallel_loop_;  ///< the output's (fused) parallel loop in this schedule
+    std::set<std::string> blocked_weights_;  ///< (space 8) the weights this schedule stores in blocks
     /// Per output dim, the extent one iteration of the parallel loop covers (the tile for dims fused into
     /// it, the whole extent for the others).
     std::vector<int64_t> parallel_region_;

@@ -15,13 +15,34 @@
 
 namespace worldtune {
 
+/// An input as an op reads it: by logical coordinates, which a blocked input maps to its stored ones
+/// (InputBlocking). Converts to the ImageParam for everything else (boundary conditions, `in()`).
+class InputRef {
+public:
+    InputRef(Halide::ImageParam param, InputBlocking blocking) : param_(std::move(param)), blocking_(blocking) {}
+    template <typename... Args>
+    Halide::Expr operator()(const Args &...coords) const {
+        return at({Halide::Expr(coords)...});
+    }
+    /// The value at logical coordinates `coords` (Halide order).
+    Halide::Expr at(std::vector<Halide::Expr> coords) const;
+    operator Halide::ImageParam() const { return param_; }
+
+private:
+    Halide::ImageParam param_;
+    InputBlocking blocking_;
+};
+
 /// Helps an op's build function register its Funcs and inputs.
 class WorkloadBuilder {
 public:
-    explicit WorkloadBuilder(Workload &w) : w_(w) {}
+    /// `blockings`: the weights to store in blocks, by input name (an op's weights read through InputRef).
+    explicit WorkloadBuilder(Workload &w, std::map<std::string, InputBlocking> blockings = {})
+        : w_(w), blockings_(std::move(blockings)) {}
     /// A float32 input with `shape` in Halide order (innermost first), dense, min 0, with estimates.
-    /// A weight (InputRole::Weight) may be asked for in another layout by a schedule.
-    Halide::ImageParam input(const std::string &name, const std::vector<int> &shape, InputRole role = InputRole::Activation);
+    /// A weight (InputRole::Weight) may be asked for in another layout or in blocks by a schedule; read a
+    /// weight through the returned InputRef, never through the ImageParam, so that blocks map right.
+    InputRef input(const std::string &name, const std::vector<int> &shape, InputRole role = InputRole::Activation);
     /// Registers a Func; `extents` are its pure dims' extents (innermost first). Call producers first.
     void func(const Halide::Func &f, const std::vector<int64_t> &extents);
     /// Registers a strided view (FuncInfo::view): a pure Func the program inlines unless a schedule computes
@@ -32,6 +53,7 @@ public:
 
 private:
     Workload &w_;
+    std::map<std::string, InputBlocking> blockings_;
     std::vector<Halide::Internal::Function> views_;
     std::vector<Halide::Expr> through_views(const std::vector<Halide::Expr> &values) const;
 };

@@ -95,6 +95,46 @@ Buffer<float> arrange_in_layout(const Buffer<float> &dense, const std::vector<in
     return arranged;
 }
 
+std::vector<int> blocked_shape(const std::vector<int> &shape, const InputBlocking &blocking) {
+    if (!blocking.active()) return shape;
+    const int d = blocking.dim, b = blocking.block;
+    std::vector<int> stored = {b};
+    for (size_t i = 0; i < shape.size(); i++)
+        if (int(i) != d) stored.push_back(shape[i]);
+    stored.push_back((shape[size_t(d)] + b - 1) / b);
+    return stored;
+}
+
+Buffer<float> arrange_in_blocks(const Buffer<float> &logical, const InputBlocking &blocking) {
+    if (!blocking.active()) return logical;
+    std::vector<int> shape;
+    for (int d = 0; d < logical.dimensions(); d++) shape.push_back(logical.dim(d).extent());
+    Buffer<float> stored(blocked_shape(shape, blocking));
+    stored.fill(0.0f);
+    const int dim = blocking.dim, b = blocking.block;
+    std::vector<int> at(size_t(stored.dimensions()));
+    logical.for_each_element([&](const int *c) {
+        size_t j = 0;
+        at[j++] = c[dim] % b;
+        for (int d = 0; d < logical.dimensions(); d++)
+            if (d != dim) at[j++] = c[d];
+        at[j] = c[dim] / b;
+        stored(at.data()) = logical(c);
+    });
+    return stored;
+}
+
+void Workload::bind_inputs(const std::vector<Buffer<float>> &buffers) {
+    for (size_t i = 0; i < inputs.size(); i++) inputs[i].set(arrange_in_blocks(buffers.at(i), input_blockings[i]));
+}
+
+std::map<std::string, InputBlocking> Workload::blockings() const {
+    std::map<std::string, InputBlocking> out;
+    for (size_t i = 0; i < inputs.size(); i++)
+        if (input_blockings[i].active()) out[inputs[i].name()] = input_blockings[i];
+    return out;
+}
+
 std::vector<Argument> Workload::arguments() const {
     std::vector<Argument> args;
     for (const ImageParam &p : inputs) args.push_back(p);
@@ -198,19 +238,40 @@ std::vector<StageRead> stage_reads(const std::vector<Expr> &values, const std::v
 
 }  // namespace
 
-ImageParam WorkloadBuilder::input(const std::string &name, const std::vector<int> &shape, InputRole role) {
+InputRef WorkloadBuilder::input(const std::string &name, const std::vector<int> &shape, InputRole role) {
     check_buffer_size(name, shape);
-    ImageParam p(Float(32), static_cast<int>(shape.size()), name);
-    const std::vector<int> strides = Workload::layout_strides(shape, {});  // dense, in dim order
-    for (size_t d = 0; d < shape.size(); d++) {
-        p.dim(d).set_bounds(0, shape[d]).set_stride(strides[d]);
-        p.dim(d).set_estimate(0, shape[d]);
+    InputBlocking blocking;
+    if (auto it = blockings_.find(name); it != blockings_.end()) {
+        blocking = it->second;
+        if (role != InputRole::Weight) throw SpecError("input " + name + " is not a weight: only a weight may be stored in blocks");
+        if (blocking.dim < 0 || blocking.dim >= int(shape.size()) || blocking.block < 2)
+            throw SpecError("input " + name + " cannot be blocked by " + std::to_string(blocking.block) + " along dim " + std::to_string(blocking.dim));
+        blockings_.erase(it);
+    }
+    const std::vector<int> stored = blocked_shape(shape, blocking);
+    check_buffer_size(name, stored);
+    ImageParam p(Float(32), static_cast<int>(stored.size()), name);
+    const std::vector<int> strides = Workload::layout_strides(stored, {});  // dense, in dim order
+    for (size_t d = 0; d < stored.size(); d++) {
+        p.dim(d).set_bounds(0, stored[d]).set_stride(strides[d]);
+        p.dim(d).set_estimate(0, stored[d]);
     }
     w_.inputs.push_back(p);
     w_.input_shapes.push_back(shape);
     w_.input_roles.push_back(role);
     w_.input_layouts.emplace_back();
-    return p;
+    w_.input_blockings.push_back(blocking);
+    return InputRef(p, blocking);
+}
+
+Expr InputRef::at(std::vector<Expr> coords) const {
+    if (!blocking_.active()) return param_(coords);
+    const Expr c = coords[size_t(blocking_.dim)];
+    std::vector<Expr> stored = {c % blocking_.block};
+    for (size_t d = 0; d < coords.size(); d++)
+        if (int(d) != blocking_.dim) stored.push_back(coords[d]);
+    stored.push_back(c / blocking_.block);
+    return param_(stored);
 }
 
 void WorkloadBuilder::func(const Func &f, const std::vector<int64_t> &extents) {
@@ -306,13 +367,15 @@ void WorkloadBuilder::output(const Func &f, const std::vector<int> &shape) {
     out.set_estimates(estimates);
 }
 
-std::unique_ptr<Workload> build_workload(const WorkloadSpec &spec) {
+std::unique_ptr<Workload> build_workload(const WorkloadSpec &spec, const std::map<std::string, InputBlocking> &blockings) {
     const OpDef *op = find_op(spec.op());
     if (!op) throw SpecError("unknown op '" + spec.op() + "'");
     auto w = std::make_unique<Workload>();
     w->spec = spec;
-    WorkloadBuilder builder(*w);
+    WorkloadBuilder builder(*w, blockings);
     op->build(spec, builder);
+    for (const auto &named : blockings)
+        if (w->blockings().count(named.first) == 0) throw SpecError("no weight named " + named.first + " to store in blocks");
     w->flops = op->flops(spec);
     if (!w->output.defined()) throw SpecError("internal: op " + spec.op() + " registered no output");
     return w;

@@ -65,6 +65,20 @@ struct FuncInfo {
 /// arranged once by the caller, outside the timed run, as oneDNN's preferred weight formats are).
 enum class InputRole { Activation, Weight };
 
+/// A weight stored in blocks along one of its dims, as oneDNN's blocked formats (`OIhw16o`) store output
+/// channels: the element at logical coordinate c lives at stored coordinate (c[dim] % block, the other
+/// dims in order, c[dim] / block), so that a loop over `dim` moving in aligned vectors of `block` lanes
+/// reads contiguous floats, and the next element of any other dim is `block` floats away. Asked for by a
+/// `BL` action (search space 8); the caller arranges it once, zero-padded to a multiple of `block`.
+struct InputBlocking {
+    int dim = -1;
+    int block = 0;
+    bool active() const { return dim >= 0; }
+};
+
+/// The stored shape (Halide order) of an input of logical `shape` under `blocking`.
+std::vector<int> blocked_shape(const std::vector<int> &shape, const InputBlocking &blocking);
+
 /// A built pipeline. Directives mutate its Funcs in place: build a fresh Workload for every state.
 class Workload {
 public:
@@ -75,6 +89,8 @@ public:
     /// Per input, the order in which its dims are laid out in memory, innermost first (Halide's
     /// storage_order); empty: dim order, dense (the default). Set by an `SO` action on a weight.
     std::vector<std::vector<int>> input_layouts;
+    /// Per input, its blocking (inactive: none). Fixed when the workload is built: a `BL` action rebuilds it.
+    std::vector<InputBlocking> input_blockings;
     Halide::Func output;
     std::vector<int> output_shape;                    ///< Halide order (innermost first)
     std::map<std::string, Halide::Func> funcs;        ///< every Func by name, the output included
@@ -97,6 +113,11 @@ public:
     std::vector<int> input_layout_of(size_t i, const std::vector<std::string> &names) const;
     /// Strides (Halide order) of a dense buffer of `shape` laid out in `layout` (innermost first; empty: dim order).
     static std::vector<int> layout_strides(const std::vector<int> &shape, const std::vector<int> &layout);
+    /// Binds `inputs` (logical coordinates, in their layouts) to the pipeline's inputs, each blocked input
+    /// arranged in its blocks first.
+    void bind_inputs(const std::vector<Halide::Buffer<float>> &inputs);
+    /// The blockings of the inputs that have one, by input name (what build_workload takes to rebuild).
+    std::map<std::string, InputBlocking> blockings() const;
 };
 
 /// The name Halide and worldtune give an input's (or a cache wrapper's) dim d: "_<d>".
@@ -106,8 +127,12 @@ std::string input_dim_name(size_t d);
 /// `dense` itself): the same value at every coordinate.
 Halide::Buffer<float> arrange_in_layout(const Halide::Buffer<float> &dense, const std::vector<int> &layout);
 
-/// Builds the pipeline of a spec. Throws SpecError for shapes the op cannot build.
-std::unique_ptr<Workload> build_workload(const WorkloadSpec &spec);
+/// `logical` (addressed by logical coordinates) arranged in `blocking`'s stored shape, zeros past its end.
+Halide::Buffer<float> arrange_in_blocks(const Halide::Buffer<float> &logical, const InputBlocking &blocking);
+
+/// Builds the pipeline of a spec, with the weights `blockings` names stored in blocks. Throws SpecError
+/// for shapes the op cannot build.
+std::unique_ptr<Workload> build_workload(const WorkloadSpec &spec, const std::map<std::string, InputBlocking> &blockings = {});
 inline std::unique_ptr<Workload> build_workload(const std::string &spec_text) {
     return build_workload(WorkloadSpec::parse(spec_text));
 }

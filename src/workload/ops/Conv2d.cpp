@@ -54,7 +54,7 @@ void validate(const WorkloadSpec &s) {
 void build(const WorkloadSpec &s, WorkloadBuilder &b) {
     const ConvShape c(s);
     ImageParam I = c.nhwc ? b.input("I", {c.C, c.W, c.H, c.N}) : b.input("I", {c.W, c.H, c.C, c.N});
-    ImageParam Wt = c.nhwc ? b.input("W", {c.K, c.Cg(), c.S, c.R}, InputRole::Weight) : b.input("W", {c.S, c.R, c.Cg(), c.K}, InputRole::Weight);
+    InputRef Wt = c.nhwc ? b.input("W", {c.K, c.Cg(), c.S, c.R}, InputRole::Weight) : b.input("W", {c.S, c.R, c.Cg(), c.K}, InputRole::Weight);
     Var x("x"), y("y"), k("k"), n("n"), ci("c");
 
     // The padded extents the output reads, counted from the padded origin.
@@ -111,7 +111,7 @@ void build(const WorkloadSpec &s, WorkloadBuilder &b) {
     std::vector<Var> vars = c.nhwc ? std::vector<Var>{k, x, y, n} : std::vector<Var>{x, y, k, n};
     Expr value = acc(vars);
     if (c.bias) {
-        ImageParam bias = b.input("bias", {c.K}, InputRole::Weight);
+        InputRef bias = b.input("bias", {c.K}, InputRole::Weight);
         value = value + bias(k);
     }
     out(vars) = apply_activation(c.act, value);

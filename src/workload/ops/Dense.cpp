@@ -16,7 +16,7 @@ const OpDef &dense_op() {
             const int M = s.integer("M"), N = s.integer("N"), K = s.integer("K");
             const bool has_bias = s.text("bias") == "1";
             ImageParam X = b.input("X", {K, M});
-            ImageParam W = b.input("W", {K, N}, InputRole::Weight);
+            InputRef W = b.input("W", {K, N}, InputRole::Weight);
             Var n("n"), m("m");
             RDom k(0, K, "k");
             Func acc("acc"), out("out");
@@ -24,7 +24,7 @@ const OpDef &dense_op() {
             acc(n, m) += X(k, m) * W(k, n);
             Expr value = acc(n, m);
             if (has_bias) {
-                ImageParam bias = b.input("bias", {N}, InputRole::Weight);
+                InputRef bias = b.input("bias", {N}, InputRole::Weight);
                 value = value + bias(n);
             }
             out(n, m) = apply_activation(s.text("act"), value);

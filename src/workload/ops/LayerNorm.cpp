@@ -23,8 +23,8 @@ const OpDef &layernorm_op() {
         d.build = [](const WorkloadSpec &s, WorkloadBuilder &b) {
             const int M = s.integer("M"), N = s.integer("N");
             ImageParam X = b.input("X", {N, M});
-            ImageParam gamma = b.input("gamma", {N}, InputRole::Weight);
-            ImageParam beta = b.input("beta", {N}, InputRole::Weight);
+            InputRef gamma = b.input("gamma", {N}, InputRole::Weight);
+            InputRef beta = b.input("beta", {N}, InputRole::Weight);
             Var n("n"), m("m");
             RDom kmean(0, N, "k"), kvar(0, N, "k");
             const float inv_n = 1.0f / float(N);
