@@ -47,7 +47,7 @@
 //                      reductions are blocked small (a window whole, a longer reduction by a block of at
 //                      most fill_reduction_block), so the weights one step reads stay in L1: the hand tile of
 //                      docs/results/hand-kernels-zen5 as one decision instead of a chain of rare ones
-//                      (space 6, the default) only on updates that reduce over both a loop the rule keeps
+//                      (space 6) only on updates that reduce over both a loop the rule keeps
 //                      whole and one it blocks (a convolution's window and input channels)
 //   strided view       (space 7) a view Func (FuncInfo::view: a 1x1 convolution's input subsampled at its
 //                      stride) gets the elementwise decisions: computed at the output's tile or at the root,
@@ -55,7 +55,7 @@
 //                      stays inlined without a draw, so those spaces sample as before views existed; and
 //                      an elementwise producer computed at the root runs its outermost loop longer than 1 in
 //                      parallel (up to space 6 its outermost loop, a serial batch of one)
-//   weight blocks      (space 8) a packed weight whose dim along the vector loop is a whole number of vectors
+//   weight blocks      (space 8, the default) a packed weight whose dim along the vector loop is a whole number of vectors
 //                      may be asked for stored in blocks of one vector along that dim (`BL`, first in the
 //                      list: it rebuilds the program), read in place: oneDNN's `OIhw16o`-style formats
 // Every random choice is recorded on a DecisionTape. Replaying a tape rebuilds its schedule; changing one
@@ -74,7 +74,7 @@ namespace worldtune {
 
 /// Every knob of random sampling, with its default.
 struct SamplerParams {
-    int space = 6;                   ///< the sketch rules: 1 = before search space v2 (no packed inputs, unroll
+    int space = 8;                   ///< the sketch rules: 1 = before search space v2 (no packed inputs, unroll
                                      ///< up to max_unroll), 2 = with packed inputs and register tiles,
                                      ///< 3 = and weights asked for in a packed layout, 4 = and vector blocks
                                      ///< with weights packed at p_pack_weight (the default from
@@ -84,11 +84,12 @@ struct SamplerParams {
                                      ///< loop it keeps whole and a long one it blocks (a convolution's window
                                      ///< and input channels; not a depthwise window alone, nor one long
                                      ///< reduction: on the val list's records the rule lost there,
-                                     ///< docs/results/register-fill-val-zen5); the default since
-                                     ///< docs/results/register-fill-window-zen5,
+                                     ///< docs/results/register-fill-val-zen5); the default from
+                                     ///< docs/results/register-fill-window-zen5 to space-v8-zen5,
                                      ///< 7 = and strided views computed (the elementwise decisions), root
                                      ///< elementwise producers parallel over a loop longer than 1,
-                                     ///< 8 = and weights asked for in blocks of a vector (`BL`)
+                                     ///< 8 = and weights asked for in blocks of a vector (`BL`), the default
+                                     ///< since docs/results/space-v8-zen5
     int vector_lanes = 0;            ///< float32 lanes of a vector; 0: the host target's natural width
     int vector_registers = 0;        ///< vector registers of the target; 0: the host's (32 with AVX-512, else 16)
     double p_pack_input = 0.5;       ///< (space 2) chance of packing an input read strided along the vector loop

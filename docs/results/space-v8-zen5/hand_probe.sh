@@ -18,6 +18,6 @@ for round in $(seq 1 "${ROUNDS:-5}"); do
     g=$(build/worldtune measure "$spec" --actions "$here/$s.json" --threads 2 --db "$db" | awk '/GFLOP/ {print $2}')
     line="$line  $s $g"
   done
-  g=$(build/worldtune baseline "$spec" --only onednn --threads 2 | awk '$1 == "onednn" {print $5}')
+  g=$(build/worldtune baseline "$spec" --only onednn --threads 2 | awk '$1 == "onednn" {print $4}')
   echo "$line  onednn $g"
 done

@@ -12,6 +12,10 @@
 # Why (hand_probe.txt, measured before this A/B): issue 22's 1x1 stride-2 convolution (not in this list) ran
 # at 192-222 GFLOP/s in its best v6 schedule; the same weights in blocks of 16 with a 2-vector x 7-pixel
 # register tile over the whole reduction ran at 302-366, oneDNN 341.
+# Correction, written after the run: those 192-222 GFLOP/s were measured on a variant of the best v6 schedule
+# that copies W per tile (CH), not on the best itself, which asks for W k-innermost (a v3 layout). hand_probe.txt
+# holds the right one, measured after the run: the best v6 schedule 317-356 GFLOP/s, the hand tile in blocks
+# 337-370, oneDNN 351-370. The rule below was not changed.
 # The shipped world model has never seen a `BL` action or a blocked read: it ranks v8's new schedules blind.
 # The rule, written before any seed ran: v8 becomes the default search space of tune/compare/bench if, at 64
 # trials re-measured side by side, (a) P8 over P6 over the 8 workloads is above 1.0 with the bootstrap
