@@ -139,6 +139,16 @@ TEST(Measure, LongReductionPassesTheCheck) {
     for (const MeasureResult &r : results) expect_ok(r);
 }
 
+TEST(Measure, WeightsInBlocksAndPlainShareOneWorker) {
+    // One worker keeps each blocking's arranged weight: every candidate must read the arrangement it asked for.
+    Measurer m(fast_params());
+    const auto results = m.measure(WorkloadSpec::parse("dense:M=16,N=40,K=24,bias=1"),
+                                   {parse(R"([["BL","W","_1",8]])"), ActionList{}, parse(R"([["BL","W","_0",8]])"),
+                                    parse(R"([["BL","W","_1",8],["SP","out","n",[8],"guard"]])"),
+                                    parse(R"([["BL","W","_0",16]])"), ActionList{}});
+    for (const MeasureResult &r : results) expect_ok(r);
+}
+
 TEST(Measure, RefusedActionGivesScheduleErrorWithIndex) {
     Measurer m(fast_params());
     const WorkloadSpec spec = WorkloadSpec::parse(kSpec);

@@ -24,12 +24,13 @@ public:
 
 private:
     struct Data {
-        std::vector<Halide::Buffer<float>> inputs;
+        std::vector<Halide::Buffer<float>> inputs;  ///< logical coordinates, in the weights' layouts
+        std::vector<Halide::Buffer<float>> stored;  ///< the same, blocked weights arranged in their blocks
         Halide::Buffer<float> output;
     };
     Data &data_for(const Workload &w, uint64_t seed);
 
-    std::map<std::string, Data> cache_;  ///< by spec and seed
+    std::map<std::string, Data> cache_;  ///< by spec, seed, the weights' layouts and blockings
     std::vector<std::string> cache_order_;
 };
 

@@ -124,9 +124,17 @@ Buffer<float> arrange_in_blocks(const Buffer<float> &logical, const InputBlockin
     return stored;
 }
 
-void Workload::bind_inputs(const std::vector<Buffer<float>> &buffers) {
-    for (size_t i = 0; i < inputs.size(); i++) inputs[i].set(arrange_in_blocks(buffers.at(i), input_blockings[i]));
+std::vector<Buffer<float>> Workload::stored_inputs(const std::vector<Buffer<float>> &buffers) const {
+    std::vector<Buffer<float>> stored;
+    for (size_t i = 0; i < inputs.size(); i++) stored.push_back(arrange_in_blocks(buffers.at(i), input_blockings[i]));
+    return stored;
 }
+
+void Workload::bind_stored_inputs(const std::vector<Buffer<float>> &stored) {
+    for (size_t i = 0; i < inputs.size(); i++) inputs[i].set(stored.at(i));
+}
+
+void Workload::bind_inputs(const std::vector<Buffer<float>> &buffers) { bind_stored_inputs(stored_inputs(buffers)); }
 
 std::map<std::string, InputBlocking> Workload::blockings() const {
     std::map<std::string, InputBlocking> out;

@@ -114,8 +114,13 @@ public:
     /// Strides (Halide order) of a dense buffer of `shape` laid out in `layout` (innermost first; empty: dim order).
     static std::vector<int> layout_strides(const std::vector<int> &shape, const std::vector<int> &layout);
     /// Binds `inputs` (logical coordinates, in their layouts) to the pipeline's inputs, each blocked input
-    /// arranged in its blocks first.
+    /// arranged in its blocks first: bind_stored_inputs(stored_inputs(inputs)).
     void bind_inputs(const std::vector<Halide::Buffer<float>> &inputs);
+    /// `inputs` (logical coordinates) as the pipeline stores them: each blocked input arranged in its
+    /// blocks, the others shared, not copied. Arrange once, bind many times.
+    std::vector<Halide::Buffer<float>> stored_inputs(const std::vector<Halide::Buffer<float>> &inputs) const;
+    /// Binds buffers already in the stored shapes (stored_inputs) to the pipeline's inputs.
+    void bind_stored_inputs(const std::vector<Halide::Buffer<float>> &stored);
     /// The blockings of the inputs that have one, by input name (what build_workload takes to rebuild).
     std::map<std::string, InputBlocking> blockings() const;
 };
