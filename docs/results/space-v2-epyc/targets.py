@@ -61,6 +61,8 @@ def main(argv):
         print(f"{m}: conv/dense/matmul over onednn {geomean(('conv', 'dense', 'matmul'), m, 'onednn')}, matmuls over openblas "
               f"{geomean(('matmul',), m, 'openblas')}, layernorm/softmax over onednn {geomean(('layernorm', 'softmax'), m, 'onednn')}, "
               f"over libtorch {geomean(('layernorm', 'softmax'), m, 'libtorch')}")
+        print(f"  over onednn by group: conv {geomean(('conv',), m, 'onednn')}, dense {geomean(('dense',), m, 'onednn')}, "
+              f"matmul {geomean(('matmul',), m, 'onednn')}")
         for s, r in rows.items():
             if r[m]:
                 print(f"  {s}: {100 * r[m] / peak:.0f}% of peak" + (f", {r[m] / r['onednn']:.3f} of onednn" if r.get('onednn') else ""))
