@@ -25,12 +25,16 @@ public:
 private:
     struct Data {
         std::vector<Halide::Buffer<float>> inputs;  ///< logical coordinates, in the weights' layouts
-        std::vector<Halide::Buffer<float>> stored;  ///< the same, blocked weights arranged in their blocks
+        /// The inputs as each set of blockings stores them (blocked weights arranged in their blocks), by
+        /// blocking key: arranged once per blocking, outside every timed run.
+        std::map<std::string, std::vector<Halide::Buffer<float>>> stored;
         Halide::Buffer<float> output;
     };
     Data &data_for(const Workload &w, uint64_t seed);
+    /// `w`'s inputs as it stores them, from the session's random inputs for its spec and seed.
+    const std::vector<Halide::Buffer<float>> &stored_inputs_for(const Workload &w, Data &data);
 
-    std::map<std::string, Data> cache_;  ///< by spec, seed, the weights' layouts and blockings
+    std::map<std::string, Data> cache_;  ///< by spec, seed and the weights' layouts
     std::vector<std::string> cache_order_;
 };
 
