@@ -4,12 +4,15 @@
 #include "measure/Hardware.h"
 #include "measure/Measurer.h"
 #include "measure/OutputCheck.h"
+#include "measure/Timing.h"
 #include "schedule/Apply.h"
 #include "workload/Workload.h"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 using namespace worldtune;
 
@@ -113,6 +116,32 @@ TEST(Measure, OpenBlasCoreFollowsTheVectorWidth) {
     EXPECT_EQ(openblas_core_for("Prescott", 128), "");
     const int width = machine_vector_width();
     EXPECT_TRUE(width == 128 || width == 256 || width == 512) << width;
+}
+
+/// Code that is slow over its first calls, as a library that sets itself up lazily (libtorch): 4 calls of
+/// 30 ms, then 0.5 ms each.
+TimingStats time_slow_starter(double warmup_min_seconds) {
+    int calls = 0;
+    auto run = [&calls] {
+        const auto pause = calls++ < 4 ? std::chrono::microseconds(30000) : std::chrono::microseconds(500);
+        std::this_thread::sleep_for(pause);
+    };
+    TimingParams params;
+    params.repeats = 5;
+    params.min_repeat_seconds = 0.01;
+    params.warmup_min_seconds = warmup_min_seconds;
+    return time_callable(run, params);
+}
+
+TEST(Measure, WarmupTimeKeepsASlowStartOutOfTheMedian) {
+    // One warm-up run leaves the slow calls among the timed repeats (a repeat of 1 run each);
+    // warming up for 0.3 s times the steady state, in repeats of several runs.
+    const TimingStats one_run = time_slow_starter(0);
+    EXPECT_GT(one_run.median_s, 0.02);
+    EXPECT_EQ(one_run.runs_per_repeat, 1);
+    const TimingStats warmed = time_slow_starter(0.3);
+    EXPECT_LT(warmed.median_s, 0.005);
+    EXPECT_GT(warmed.runs_per_repeat, 1);
 }
 
 TEST(Measure, ValidScheduleMeasures) {

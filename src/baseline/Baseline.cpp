@@ -103,7 +103,9 @@ BaselineResult run_baseline_in_process(const std::string &name, const WorkloadSp
         PeerProgram program = peer->prepare(*w, inputs, out, params);
         r.schedule_seconds = program.schedule_seconds;
         r.detail = program.detail;
-        r.timing = time_callable(program.run, params.timing);
+        TimingParams timing = params.timing;
+        timing.warmup_min_seconds = params.warmup_seconds;
+        r.timing = time_callable(program.run, timing);
         if (program.finish) program.finish(out);
         if (r.timing.median_s > 0) r.gflops = w->flops / r.timing.median_s * 1e-9;
         r.max_rel_error = max_relative_error(*w, inputs, out, params.rtol, params.atol, params.seed);
@@ -172,6 +174,7 @@ std::vector<std::string> baseline_worker_args(const std::string &name, const Wor
     return {"__baseline_worker", name, spec.canonical(),
             "--threads", std::to_string(p.threads),
             "--warmup", std::to_string(p.timing.warmup_runs),
+            "--warmup-time", num(p.warmup_seconds),
             "--repeats", std::to_string(p.timing.repeats),
             "--min-time", num(p.timing.min_repeat_seconds),
             "--max-time", num(p.timing.max_total_seconds),

@@ -61,6 +61,7 @@ void add_worker(CLI::App &app) {
     BaselineParams &p = opts->params;
     cmd->add_option("--threads", p.threads);
     cmd->add_option("--warmup", p.timing.warmup_runs);
+    cmd->add_option("--warmup-time", p.warmup_seconds);
     cmd->add_option("--repeats", p.timing.repeats);
     cmd->add_option("--min-time", p.timing.min_repeat_seconds);
     cmd->add_option("--max-time", p.timing.max_total_seconds);
@@ -105,6 +106,9 @@ void add_baseline_command(CLI::App &app) {
         ->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--min-time", opts->params.timing.min_repeat_seconds, "Minimum seconds of one repeat")
         ->capture_default_str();
+    cmd->add_option("--warmup-time", opts->params.warmup_seconds,
+                    "Seconds each peer runs untimed before its repeats (libraries that set up over their first calls)")
+        ->capture_default_str()->check(CLI::NonNegativeNumber);
     cmd->add_option("--timeout", opts->params.timeout_seconds,
                     "Seconds per peer (search + compile + timing) before its process is killed")
         ->capture_default_str()->check(CLI::PositiveNumber);

@@ -14,12 +14,13 @@ double now_seconds() {
 TimingStats time_callable(const std::function<void()> &run, const TimingParams &params) {
     const double start = now_seconds();
     double one_run = 0;
-    for (int i = 0; i < std::max(1, params.warmup_runs); i++) {
+    for (int i = 0; i < std::max(1, params.warmup_runs) || now_seconds() - start < params.warmup_min_seconds; i++) {
         double t0 = now_seconds();
         run();
-        one_run = now_seconds() - t0;
+        const double took = now_seconds() - t0;
+        one_run = i == 0 ? took : std::min(one_run, took);
     }
-    // Runs per repeat, from the last warm-up: enough to pass min_repeat_seconds.
+    // Runs per repeat, from the fastest warm-up: enough to pass min_repeat_seconds.
     int runs = 1;
     if (one_run > 0 && one_run < params.min_repeat_seconds)
         runs = int(std::min(1e6, std::ceil(params.min_repeat_seconds / one_run)));

@@ -1,5 +1,6 @@
 // How worldtune times a piece of code: warm-up, then repeats of enough runs to pass a minimum time,
-// reporting the median and spread of the per-run times. Candidates and baselines are timed alike.
+// reporting the median and spread of the per-run times. Candidates and baselines are timed alike, but a
+// baseline warms up for a minimum time (BaselineParams::warmup_seconds): libraries set up over first calls.
 #pragma once
 
 #include "common/Statistics.h"  // median_of
@@ -11,6 +12,9 @@ namespace worldtune {
 
 struct TimingParams {
     int warmup_runs = 1;                ///< untimed runs first (caches, page faults, thread pool start)
+    double warmup_min_seconds = 0;      ///< and keep warming up until this long has passed (code that sets
+                                        ///< itself up over its first calls); the fastest warm-up run sets
+                                        ///< the runs per repeat
     int repeats = 5;                    ///< timed repeats; the median of their per-run times is the latency
     double min_repeat_seconds = 0.02;   ///< each repeat loops the code until at least this long
     double max_total_seconds = 10.0;    ///< stop repeating early once this much time was spent (at least 1 repeat)
