@@ -158,6 +158,19 @@ TEST(Study, SideBySideShufflesPeersAmongTheSchedules) {
     EXPECT_GT(peer_not_last, 10) << "the peers run among the schedules, not after them";
 }
 
+TEST(Study, RoundsWarmSchedulesUpAsLongAsThePeers) {
+    MeasureParams tuning;
+    tuning.threads = 2;
+    tuning.timing.repeats = 7;
+    const BaselineParams peers = peer_params(tuning, 0);
+    ASSERT_GT(peers.warmup_seconds, 0) << "the peers warm up for a minimum time";
+    const MeasureParams rounds = side_by_side_measure(tuning, peers);
+    EXPECT_EQ(rounds.timing.warmup_min_seconds, peers.warmup_seconds) << "a schedule in the rounds warms up as a peer does";
+    EXPECT_EQ(rounds.timing.repeats, 7);
+    EXPECT_EQ(rounds.threads, 2);
+    EXPECT_EQ(tuning.timing.warmup_min_seconds, 0) << "tuning keeps its one warm-up run";
+}
+
 TEST(Study, BenchReportsAndResumesWithoutMeasuringAgain) {
     const BenchParams p = tiny_bench("bench");
     const BenchResults results = run_bench(p);

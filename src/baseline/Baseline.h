@@ -30,7 +30,9 @@ struct BaselineParams {
     TimingParams timing;                        ///< the same harness as candidates, but for the warm-up:
     double warmup_seconds = 0.25;               ///< a peer warms up at least this long before it is timed
                                                 ///< (libtorch sets up its oneDNN kernels over its first
-                                                ///< calls: docs/benchmarks.md, "Warm-up of the peers")
+                                                ///< calls: docs/benchmarks.md, "Warm-up of the peers"),
+                                                ///< and so does a schedule re-measured beside the peers
+                                                ///< (side_by_side_measure)
     double timeout_seconds = 600;               ///< per peer, in the child process: search + compile + timing
     uint64_t cache_bytes = 16ull << 20;         ///< last-level cache size given to Halide's autoschedulers
     float balance = 40;                         ///< MachineParams::balance (load cost vs. arithmetic)

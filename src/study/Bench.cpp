@@ -127,9 +127,9 @@ void tune_workloads(const BenchParams &p, const BenchPlan &plan, RecordStore &st
 /// The comparison phase: every workload's best schedules re-measured beside the peers.
 void compare_workloads(const BenchParams &p, const BenchPlan &plan, const std::vector<std::map<std::string, std::vector<ActionList>>> &bests,
                        BenchResults &results) {
-    Measurer measurer(p.measure);
-    std::mt19937_64 order_rng(p.seed * 4242);
     const SideBySideParams side{p.rounds, plan.peers, peer_params(p.measure, p.peer_timeout), p.measure.worker_binary};
+    Measurer measurer(side_by_side_measure(p.measure, side.baseline));
+    std::mt19937_64 order_rng(p.seed * 4242);
     for (size_t w = 0; w < results.workloads.size(); w++) {
         BenchWorkload &res = results.workloads[w];
         std::fprintf(stderr, "[compare %zu/%zu] %s\n", w + 1, results.workloads.size(), res.spec.c_str());

@@ -198,7 +198,7 @@ CompareResults run_compare(const CompareParams &p) {
         std::vector<SideBySideEntry> entries;
         for (const CompareColumn &c : results.columns)
             for (size_t k = 0; k < bests[c.name()].size(); k++) entries.push_back({c.name(), k, &bests[c.name()][k]});
-        Measurer measurer(p.measure);
+        Measurer measurer(side_by_side_measure(p.measure, side.baseline));
         std::mt19937_64 order_rng(4242);
         remeasure_side_by_side(spec, entries, side, measurer, order_rng, w.measured);
         results.workloads.push_back(std::move(w));

@@ -39,9 +39,9 @@ NetworkEstimate measure_network(const std::string &network, const std::vector<st
     if (bests.size() != entries.size()) throw std::logic_error("measure_network: one best schedule per subgraph expected");
     NetworkEstimate est;
     est.network = network;
-    Measurer measurer(p.measure);
-    std::mt19937_64 order_rng(4242);
     const SideBySideParams side{p.rounds, {"libtorch"}, p.baseline, p.measure.worker_binary};
+    Measurer measurer(side_by_side_measure(p.measure, side.baseline));
+    std::mt19937_64 order_rng(4242);
     for (size_t i = 0; i < entries.size(); i++) {
         const WorkloadSpec spec = WorkloadSpec::parse(entries[i].spec);
         std::vector<SideBySideEntry> schedules;

@@ -78,9 +78,9 @@ void remeasure_bests(const RemeasureParams &p, const std::set<std::string> &skip
         stores.push_back(std::make_unique<RecordStore>(run.path));
         runs.push_back(run);
     }
-    Measurer measurer(p.measure);
-    std::mt19937_64 order_rng(p.seed * 4242);
     const SideBySideParams side{p.rounds, {}, peer_params(p.measure, 0), p.measure.worker_binary};
+    Measurer measurer(side_by_side_measure(p.measure, side.baseline));
+    std::mt19937_64 order_rng(p.seed * 4242);
     for (size_t w = 0; w < p.specs.size(); w++) {
         const WorkloadSpec spec = WorkloadSpec::parse(p.specs[w]);
         const std::string text = spec.canonical();

@@ -59,6 +59,12 @@ void remeasure_side_by_side(const WorkloadSpec &spec, const std::vector<SideBySi
         }
 }
 
+MeasureParams side_by_side_measure(const MeasureParams &measure, const BaselineParams &peers) {
+    MeasureParams rounds = measure;
+    rounds.timing.warmup_min_seconds = peers.warmup_seconds;
+    return rounds;
+}
+
 bool peer_not_applicable(const std::string &note) { return note.rfind("n/a", 0) == 0; }
 
 std::string peer_note_reason(const std::string &note) {

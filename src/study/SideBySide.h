@@ -3,7 +3,8 @@
 // count and machine state, so the numbers compared were taken together. In each round every schedule is
 // measured once and every peer runs once, all in one shuffled order: a burst of load on the shared machine,
 // or what one kernel leaves behind (a hot or throttled core, a polluted cache), then hits no column and no
-// peer systematically. (Until 2026-12-04 the peers ran after the schedules in every round.)
+// peer systematically. (Until 2026-12-04 the peers ran after the schedules in every round; until
+// 2026-12-07, later, the schedules warmed up for one run where the peers warmed up for 0.25 s.)
 #pragma once
 
 #include "baseline/Baseline.h"
@@ -49,6 +50,11 @@ struct SideBySideItem {
 
 /// The order of one round: every schedule and every peer once, shuffled together.
 std::vector<SideBySideItem> side_by_side_round(size_t schedules, const std::vector<std::string> &peers, std::mt19937_64 &order_rng);
+
+/// The harness of the schedules in the rounds: `measure` with the peers' warm-up time
+/// (BaselineParams::warmup_seconds), so a schedule and a peer timed side by side warm up alike. Tuning
+/// keeps `measure`'s own (one warm-up run): the rounds are few, the trials many.
+MeasureParams side_by_side_measure(const MeasureParams &measure, const BaselineParams &peers);
 
 /// Runs `params.rounds` rounds on `spec`, adding what they measure to `out`. A failed re-measurement of a
 /// schedule is left out; a peer's failure is noted (its earlier latencies stay).

@@ -6,6 +6,9 @@
 # database (no new tuning) and re-measures every best in 4 new rounds beside oneDNN and OpenBLAS
 # (report-warm.md); the FMA probe after it (fma_peak_warm.txt); then issue 22's targets with these rows and
 # rerun_norms.sh's (targets-warm.txt). Written before it ran. A measurement: nothing else may run.
+# Ran twice: first with the schedules in the rounds still warming up for one run (its outputs renamed
+# *-peers: report-norms-peers.md, report-warm-peers.md, targets-warm-peers.txt, fma_peak_warm_peers.txt),
+# then with the schedules warmed up as long as the peers (side_by_side_measure, since 2026-12-07, later).
 # Usage, from the repository root: bash docs/results/issue22-v8full-zen5/rerun_warm.sh WORK_OF_RUN_SH COPY_DIR
 set -euo pipefail
 src=${1:?usage: rerun_warm.sh WORK_OF_RUN_SH COPY_DIR}; work=${2:?usage: rerun_warm.sh WORK_OF_RUN_SH COPY_DIR}
