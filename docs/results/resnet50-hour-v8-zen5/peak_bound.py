@@ -25,6 +25,11 @@ def subgraph_flops(op, d):
     return 0
 
 
+def is_stride1_3x3(d):
+    """A convolution Winograd's F(m, 3x3) applies to."""
+    return d["R"] == 3 and d["S"] == 3 and d.get("stride", 1) == 1
+
+
 def to_ms(text):
     value, unit = text.split()
     return float(value) * {"us": 1e-3, "ms": 1.0, "s": 1e3}[unit]
@@ -36,12 +41,14 @@ def main(argv):
     text = open(argv[1]).read()
     peak = float(argv[2])
     row = re.compile(r"^\| `(\w+):([^`]*)` \| (\d+) \| ([^|]+) \| ([^|]+) \|", re.M)
-    flops = mine = theirs = 0.0
+    flops = mine = theirs = winograd_ms = 0.0
     for op, args, occurrences, ours_text, libtorch_text in row.findall(text):
         n = int(occurrences)
         flops += n * subgraph_flops(op, parse_spec(args))
         mine += n * to_ms(ours_text.strip())
         theirs += n * to_ms(libtorch_text.strip())
+        if op == "conv2d" and is_stride1_3x3(parse_spec(args)):
+            winograd_ms += n * to_ms(ours_text.strip())
     if flops == 0:
         sys.exit("peak_bound.py: no subgraph rows in " + argv[1])
     bound_ms = flops / (peak * 1e9) * 1e3
@@ -49,6 +56,7 @@ def main(argv):
     print(f"worldtune {mine:.1f} ms ({flops / mine / 1e6:.0f} GFLOP/s, {flops / mine / 1e6 / peak:.0%} of the peak), "
           f"libtorch {theirs:.1f} ms")
     print(f"at the FMA peak ({peak} GFLOP/s): {bound_ms:.1f} ms, {theirs / bound_ms:.2f}x libtorch at most")
+    print(f"worldtune's stride-1 3x3 convolutions (where Winograd would apply): {winograd_ms:.1f} ms")
     print(f"2x libtorch needs {theirs / 2:.1f} ms: {theirs / 2 / bound_ms:.0%} of the time at the peak")
 
 
