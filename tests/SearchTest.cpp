@@ -558,11 +558,12 @@ int generations_run(bool prior, int measured_count, const EvolutionParams &param
     EvolutionarySearch search(sampler, model, params, test_seed());
     std::set<std::string> measured;
     std::vector<DecisionTape> best;
-    for (int i = 0; i < measured_count; i++) {
+    // distinct schedules: random draws in this small space may repeat, and a repeat is measured once
+    for (int draws = 0; int(measured.size()) < measured_count && draws < 1000; draws++) {
         SketchCandidate c = sampler.replay({});
-        best.push_back(c.tape);
-        measured.insert(actions_to_json(c.actions).dump());
+        if (measured.insert(actions_to_json(c.actions).dump()).second) best.push_back(c.tape);
     }
+    EXPECT_EQ(int(measured.size()), measured_count) << "the space holds that many distinct schedules";
     search.next_batch(4, measured, best);
     return model.calls;
 }
