@@ -270,6 +270,61 @@ TEST(Cli, ExportedKernelWithWeightsInBlocksIsCorrect) {
     EXPECT_NE(out.find("kernel ok"), std::string::npos) << out;
 }
 
+TEST(Cli, ExportedWinogradKernelIsCorrect) {
+    // A 3x3 convolution computed by Winograd's F(2, 3) (search space 9): measured and checked, printed,
+    // exported, linked, and checked against plain loops with W passed transformed as export says (the
+    // transform written out here from the published G); the kernel refuses the untransformed W.
+    const std::string db = temp_path("winograd.db"), dir = temp_path("winograd_out"), actions = temp_path("winograd.json");
+    std::remove(db.c_str());
+    const std::string spec = "conv2d:N=1,C=4,H=7,W=6,K=8,R=3,S=3,pad=1";
+    std::ofstream(actions) << R"([["WG","acc",2],["CR","wino_in"],["RE","wino_in",["xi","nu","c","tx","ty","n"]],)"
+                              R"(["AN","wino_in","xi","unroll"],["AN","wino_in","nu","unroll"],["CR","acc"],)"
+                              R"(["SP","acc.u0","k",[8],"auto"],["AN","acc.u0","k_1","vectorize"],["CR","wino_out"]])";
+    std::string out;
+    ASSERT_EQ(run_worldtune("measure " + spec + " --actions " + actions + " --repeats 1 --min-time 0 --db " + db, out), 0) << out;
+    EXPECT_NE(out.find("passed"), std::string::npos) << out;
+    ASSERT_EQ(run_worldtune("best " + spec + " --db " + db, out), 0) << out;
+    EXPECT_NE(out.find("// compute acc by Winograd's F(2, 3)"), std::string::npos) << out;
+    ASSERT_EQ(run_worldtune("export " + spec + " --out " + dir + " --name wg --db " + db, out), 0) << out;
+    EXPECT_NE(out.find("pass W transformed for Winograd's F(2, 3)"), std::string::npos) << out;
+    EXPECT_NE(out.find("shape [8,4,4,4]"), std::string::npos) << out;
+    std::ofstream(dir + "/main.cpp") << R"(#include "wg.h"
+#include "HalideBuffer.h"
+#include <cmath>
+#include <cstdio>
+void report(void *, const char *message) { std::printf("refused: %s\n", message); }  // instead of abort()
+int main() {
+    halide_set_error_handler(report);
+    const int C = 4, H = 7, Wd = 6, K = 8;
+    const float G[4][3] = {{1, 0, 0}, {0.5f, 0.5f, 0.5f}, {0.5f, -0.5f, 0.5f}, {0, 0, 1}};
+    Halide::Runtime::Buffer<float> I(Wd, H, C, 1), W(3, 3, C, K), U(K, C, 4, 4), Y(Wd, H, K, 1);
+    for (int c = 0; c < C; c++) for (int y = 0; y < H; y++) for (int x = 0; x < Wd; x++) I(x, y, c, 0) = float((x * 3 + y * 5 + c) % 7) - 3;
+    for (int k = 0; k < K; k++) for (int c = 0; c < C; c++) for (int r = 0; r < 3; r++) for (int s = 0; s < 3; s++)
+        W(s, r, c, k) = float((s + 2 * r + 3 * c + 5 * k) % 9) - 4;
+    for (int k = 0; k < K; k++) for (int c = 0; c < C; c++) for (int xi = 0; xi < 4; xi++) for (int nu = 0; nu < 4; nu++) {
+        float u = 0;
+        for (int s = 0; s < 3; s++) for (int r = 0; r < 3; r++) u += G[xi][s] * G[nu][r] * W(s, r, c, k);
+        U(k, c, xi, nu) = u;
+    }
+    if (wg(I, W, Y) == 0) { std::printf("the untransformed weights were accepted\n"); return 3; }
+    if (wg(I, U, Y) != 0) return 2;
+    for (int k = 0; k < K; k++) for (int y = 0; y < H; y++) for (int x = 0; x < Wd; x++) {
+        float ref = 0;
+        for (int c = 0; c < C; c++) for (int r = 0; r < 3; r++) for (int s = 0; s < 3; s++) {
+            const int ix = x + s - 1, iy = y + r - 1;
+            if (ix >= 0 && ix < Wd && iy >= 0 && iy < H) ref += I(ix, iy, c, 0) * W(s, r, c, k);
+        }
+        if (std::fabs(ref - Y(x, y, k, 0)) > 1e-3f) { std::printf("mismatch at %d %d %d\n", x, y, k); return 1; }
+    }
+    std::printf("kernel ok\n");
+    return 0;
+}
+)";
+    link_and_run(dir, "wg", out);
+    EXPECT_NE(out.find("refused: "), std::string::npos) << out;
+    EXPECT_NE(out.find("kernel ok"), std::string::npos) << out;
+}
+
 TEST(Cli, NetworkTuningReportsEverySubgraph) {
     const std::string db = temp_path("network.db");
     std::remove(db.c_str());

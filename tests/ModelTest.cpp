@@ -390,21 +390,30 @@ TEST(ModelTest, ActionContextsReadTheExtentsActedOn) {
 
 TEST(ModelTest, ScheduleReaderResetsBetweenCandidates) {
     // One reader over many sampled candidates gives what a fresh simulation of each gives: nothing of one
-    // candidate's loop nest (splits, fusions, placements) leaks into the next.
+    // candidate's loop nest (splits, fusions, placements) leaks into the next. In space 9 some candidates are
+    // Winograd ones: they are read over the Winograd program's stages, the others over the direct program's.
     const WorkloadSpec spec = WorkloadSpec::parse("conv2d:N=1,C=16,H=14,W=14,K=32,R=3,S=3,pad=1,bias=1,act=relu");
-    const auto workload = build_workload(spec);
-    SketchSampler sampler(spec, SamplerParams{}, 7);
-    ScheduleReader reader(workload->func_infos);
-    for (int i = 0; i < 40; i++) {
+    const TaskPrograms programs(spec);
+    EXPECT_EQ(programs.flops(), build_workload(spec)->flops);
+    SketchSampler sampler(spec, sampler_params_for_space("v9"), 7);
+    ScheduleReader reader(programs);
+    int winograd = 0;
+    for (int i = 0; i < 60; i++) {
         const ActionList actions = sampler.draw();
+        const std::vector<FuncInfo> &funcs = programs.funcs_for(actions);
+        const bool wino = winograd_tile_of(actions) > 0;
+        winograd += wino;
+        ASSERT_EQ(wino, std::any_of(funcs.begin(), funcs.end(), [](const FuncInfo &f) { return f.name == "wino_in"; }));
         std::vector<ActionContext> reused, fresh;
         std::vector<float> reused_par, fresh_par;
-        reader.read(actions, workload->flops, reused, reused_par);
-        read_schedule(workload->func_infos, actions, workload->flops, fresh, fresh_par);
+        reader.read(actions, programs.flops(), reused, reused_par);
+        read_schedule(funcs, actions, programs.flops(), fresh, fresh_par);
         ASSERT_EQ(reused, fresh) << "candidate " << i;
         ASSERT_EQ(reused_par, fresh_par) << "candidate " << i;
-        ASSERT_EQ(fresh, action_contexts(workload->func_infos, actions)) << "candidate " << i;
+        ASSERT_EQ(fresh, action_contexts(funcs, actions)) << "candidate " << i;
     }
+    EXPECT_GE(winograd, 10);
+    EXPECT_LE(winograd, 50);
 }
 
 TEST(ModelTest, RankingMetricsScoreTiesByExpectedValue) {

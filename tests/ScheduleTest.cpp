@@ -53,6 +53,7 @@ const KindCase kCases[] = {
     {"cache_func", R"([["CR","acc"],["CH","acc",""],["CR","acc_in"]])", "acc_global_wrapper"},
     {"storage_order", R"([["CR","acc"],["SO","acc",["m","n"]]])", "acc[(acc.s0.n*40) + acc.s0.m]"},
     {"block_layout", R"([["BL","W","_1",8]])", "W[(acc.s1.k$x*8)", "dense:M=4,N=32,K=24"},  // k steps over a block
+    {"winograd", R"([["WG","acc",2]])", "acc.s0.xi", "conv2d:N=1,C=4,H=8,W=8,K=8,R=3,S=3,pad=1"},
 };
 
 }  // namespace
@@ -80,13 +81,13 @@ TEST(ScheduleTest, EveryKindRoundTripsThroughJson) {
             tags.insert(a.tag());
         }
     }
-    EXPECT_EQ(tags.size(), 12u) << "every action kind must have a case";
+    EXPECT_EQ(tags.size(), 13u) << "every action kind must have a case";
 }
 
 TEST(ScheduleTest, MalformedActionJsonIsRefused) {
     const char *bad[] = {R"(["XX","out"])", R"(["SP","out","n",[],"auto"])", R"(["SP","out","n",[0],"auto"])",
                          R"(["SP","out","n",[4],"sideways"])", R"(["AN","out","n","spin"])", R"(["RE","out",["n"]])", R"(["SO","acc",["n"]])",
-                         R"(["BL","W","_1",1])", R"(["BL","W","_1"])", R"(["BL","W","_1","8"])", R"({"t":"SP"})", R"(["CR"])", R"(["CR",""])"};
+                         R"(["BL","W","_1",1])", R"(["BL","W","_1"])", R"(["BL","W","_1","8"])", R"(["WG","acc",1])", R"(["WG","acc"])", R"(["WG","acc","2"])", R"({"t":"SP"})", R"(["CR"])", R"(["CR",""])"};
     for (const char *text : bad) EXPECT_THROW(Action::from_json(nlohmann::json::parse(text)), ActionFormatError) << text;
 }
 
@@ -199,6 +200,38 @@ TEST(ScheduleTest, AWeightCanBeAskedForInBlocks) {
     std::unique_ptr<Workload> b = build_workload(biased);
     apply_actions(*b, parse(R"([["BL","W","_1",8],["BL","bias","_0",4]])"));
     EXPECT_EQ(b->blockings().size(), 2u);
+}
+
+TEST(ScheduleTest, AConvolutionCanBeComputedByWinograd) {
+    // `WG` rebuilds a dense 3x3 convolution as Winograd's F(m, 3): the transform stages appear, the weight is
+    // passed transformed (m + 2 wide), and the directives that follow schedule the new stages, the
+    // transforms' constant-index loops unrolled so their coefficients fold.
+    const WorkloadSpec spec = WorkloadSpec::parse("conv2d:N=1,C=16,H=10,W=10,K=16,R=3,S=3,pad=1");
+    const ActionList actions = parse(R"([["WG","acc",4],["CR","wino_in"],["RE","wino_in",["xi","nu","c","tx","ty","n"]],
+        ["AN","wino_in","xi","unroll"],["AN","wino_in","nu","unroll"],["CR","acc"],["SP","acc.u0","k",[8],"auto"],
+        ["AN","acc.u0","k_1","vectorize"],["CR","wino_out"]])");
+    std::unique_ptr<Workload> w = build_workload(spec);
+    apply_actions(*w, actions);
+    EXPECT_EQ(w->winograd_tile, 4);
+    EXPECT_EQ(w->inputs[size_t(w->input_index("W"))].dimensions(), 4);
+    const std::string text = state_text(spec, actions);
+    for (const char *marker : {"produce wino_in", "produce acc", "produce wino_out", "W[ramp("}) EXPECT_NE(text.find(marker), std::string::npos) << marker;
+    const std::string code = print_halide(*build_workload(spec), actions);
+    EXPECT_NE(code.find("// compute acc by Winograd's F(4, 3)"), std::string::npos) << code;
+    // After a directive (it rebuilds the program); twice; a tile without a transform; a Func without a
+    // reduction; a convolution without a Winograd form; after a BL of the weight it transforms.
+    EXPECT_THROW(state_text(spec, parse(R"([["CR","pad"],["WG","acc",2]])")), ScheduleError);
+    EXPECT_THROW(state_text(spec, parse(R"([["WG","acc",2],["WG","acc",4]])")), ScheduleError);
+    EXPECT_THROW(state_text(spec, parse(R"([["WG","acc",3]])")), ScheduleError);
+    EXPECT_THROW(state_text(spec, parse(R"([["WG","pad",2]])")), ScheduleError);
+    EXPECT_THROW(state_text(WorkloadSpec::parse("conv2d:N=1,C=16,H=10,W=10,K=16,R=3,S=3,stride=2"), parse(R"([["WG","acc",2]])")), ScheduleError);
+    EXPECT_THROW(state_text(spec, parse(R"([["BL","W","_3",8],["WG","acc",2]])")), ScheduleError);
+    // A blocked bias stays blocked through the rebuild.
+    const WorkloadSpec biased = WorkloadSpec::parse("conv2d:N=1,C=8,H=6,W=6,K=16,R=3,S=3,pad=1,bias=1");
+    std::unique_ptr<Workload> b = build_workload(biased);
+    apply_actions(*b, parse(R"([["BL","bias","_0",8],["WG","acc",2]])"));
+    EXPECT_EQ(b->blockings().size(), 1u);
+    EXPECT_EQ(b->winograd_tile, 2);
 }
 
 TEST(ScheduleTest, StateTextIsDeterministicWithinAndAcrossProcesses) {

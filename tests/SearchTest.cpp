@@ -386,6 +386,47 @@ TEST(Search, Space8AsksForWeightsInBlocksOfAVector) {
     }
 }
 
+TEST(Search, Space9ComputesDenseThreeByThreeConvolutionsByWinograd) {
+    // Space 9 may compute a dense 3x3 NCHW convolution at stride 1 by Winograd (a WG action first, or after
+    // the BLs), both tiles drawn; the transforms at the root with their constant-index loops unrolled inside
+    // the vector loop. The schedules compute the convolution. Programs without a Winograd form sample the same
+    // schedules in space 9 as in space 8, draw for draw.
+    const WorkloadSpec spec = WorkloadSpec::parse("conv2d:N=1,C=16,H=9,W=9,K=16,R=3,S=3,pad=1,bias=1,act=relu");
+    SketchSampler v9(spec, space_with_lanes("v9", 8), test_seed());
+    std::set<int64_t> tiles;
+    int winograd = 0, checked = 0;
+    for (int i = 0; i < 40; i++) {
+        const ActionList a = v9.sample_valid();
+        const auto wg = std::find_if(a.begin(), a.end(), [](const Action &x) { return x.kind == ActionKind::Winograd; });
+        if (wg == a.end()) continue;
+        winograd++;
+        tiles.insert(wg->factors.at(0));
+        EXPECT_EQ(wg->stage, "acc");
+        EXPECT_TRUE(std::all_of(a.begin(), wg, [](const Action &x) { return x.rebuilds(); })) << actions_to_json(a).dump();
+        for (const char *stage : {"wino_in", "wino_out"}) {
+            EXPECT_NE(std::find(a.begin(), a.end(), Action::compute_root(stage)), a.end()) << stage;
+            for (const char *dim : {"xi", "nu", "i", "j"}) {
+                const bool own = (std::string(stage) == "wino_in") == (dim[0] == 'x' || dim[0] == 'n');
+                if (own) EXPECT_NE(std::find(a.begin(), a.end(), Action::annotate(stage, dim, AnnotationKind::Unroll)), a.end()) << stage << " " << dim;
+            }
+            EXPECT_NE(std::find(a.begin(), a.end(), Action::annotate(stage, std::string(stage) == "wino_in" ? "c_1" : "k_1", AnnotationKind::Vectorize)), a.end());
+        }
+        if (checked < 4) {
+            checked++;
+            EXPECT_TRUE(runs_right(spec, a, 17)) << actions_to_json(a).dump();
+        }
+    }
+    EXPECT_GE(winograd, 10);  // about half
+    EXPECT_EQ(tiles.size(), 2u);
+    EXPECT_GE(checked, 4);
+    for (const char *same : {"conv2d:N=1,C=16,H=9,W=9,K=16,R=3,S=3,stride=2,pad=1", "conv2d:N=1,C=16,H=7,W=7,K=32,R=3,S=3,pad=1,layout=NHWC",
+                             "dense:M=8,N=64,K=48,bias=1", "softmax:M=8,N=100"}) {
+        const WorkloadSpec other = WorkloadSpec::parse(same);
+        SketchSampler a(other, space_with_lanes("v9", 8), test_seed()), b(other, space_with_lanes("v8", 8), test_seed());
+        for (int i = 0; i < 20; i++) EXPECT_EQ(actions_to_json(a.sample_valid()), actions_to_json(b.sample_valid())) << same;
+    }
+}
+
 TEST(Search, LongRowReductionsAreRfactoredIntoVectors) {
     // softmax's row max reads X along k, its row sum reads expv along k: space 2 may rfactor either into
     // partial sums over a vectorized `u` (p_rfactor 0.5); space 1 never does.

@@ -3,6 +3,7 @@
 #include "workload/OpRegistry.h"
 #include "workload/Presets.h"
 #include "workload/Spec.h"
+#include "workload/Winograd.h"
 #include "workload/Workload.h"
 
 #include "TestSupport.h"
@@ -118,7 +119,7 @@ TEST(WorkloadTest, EveryWeightInBlocksAlongEveryDimMatchesTheReference) {
             if (plain->input_roles[i] != InputRole::Weight) continue;
             for (size_t d = 0; d < plain->input_shapes[i].size(); d++) {
                 SCOPED_TRACE(text + " " + plain->inputs[i].name() + " dim " + std::to_string(d));
-                std::unique_ptr<Workload> w = build_workload(plain->spec, {{plain->inputs[i].name(), InputBlocking{int(d), 3}}});
+                std::unique_ptr<Workload> w = build_workload(plain->spec, BuildChoices{{{plain->inputs[i].name(), InputBlocking{int(d), 3}}}, 0});
                 ASSERT_EQ(w->inputs[i].dimensions(), int(plain->input_shapes[i].size()) + 1);
                 expect_matches_reference(*w, random_inputs(*w, 20241206));
                 blocked++;
@@ -128,10 +129,75 @@ TEST(WorkloadTest, EveryWeightInBlocksAlongEveryDimMatchesTheReference) {
     EXPECT_GT(blocked, 10);
     // Only a weight, only a dim it has, only blocks of 2 or more, only an input that exists.
     const WorkloadSpec dense = WorkloadSpec::parse("dense:M=4,N=6,K=5");
-    EXPECT_THROW(build_workload(dense, {{"X", InputBlocking{0, 4}}}), SpecError);
-    EXPECT_THROW(build_workload(dense, {{"W", InputBlocking{2, 4}}}), SpecError);
-    EXPECT_THROW(build_workload(dense, {{"W", InputBlocking{0, 1}}}), SpecError);
-    EXPECT_THROW(build_workload(dense, {{"nope", InputBlocking{0, 4}}}), SpecError);
+    EXPECT_THROW(build_workload(dense, BuildChoices{{{"X", InputBlocking{0, 4}}}, 0}), SpecError);
+    EXPECT_THROW(build_workload(dense, BuildChoices{{{"W", InputBlocking{2, 4}}}, 0}), SpecError);
+    EXPECT_THROW(build_workload(dense, BuildChoices{{{"W", InputBlocking{0, 1}}}, 0}), SpecError);
+    EXPECT_THROW(build_workload(dense, BuildChoices{{{"nope", InputBlocking{0, 4}}}, 0}), SpecError);
+}
+
+TEST(WorkloadTest, WinogradTransformsComputeTheCorrelation) {
+    // In one dimension: m outputs of a 3-tap correlation are Aᵀ [(G g) ⊙ (Bᵀ d)], for any d and g.
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> dist(-1, 1);
+    for (int m : winograd_tiles()) {
+        SCOPED_TRACE(m);
+        const int alpha = m + 2;
+        for (int trial = 0; trial < 5; trial++) {
+            std::vector<double> d(static_cast<size_t>(alpha), 0.0), g(3, 0.0);
+            for (double &v : d) v = dist(rng);
+            for (double &v : g) v = dist(rng);
+            std::vector<double> product(static_cast<size_t>(alpha), 0.0);
+            for (int xi = 0; xi < alpha; xi++) {
+                double u = 0, v = 0;
+                for (int r = 0; r < 3; r++) u += winograd_kernel_coefficient(m, xi, r) * g[size_t(r)];
+                for (int a = 0; a < alpha; a++) v += winograd_input_coefficient(m, xi, a) * d[size_t(a)];
+                product[size_t(xi)] = u * v;
+            }
+            for (int i = 0; i < m; i++) {
+                double got = 0, want = 0;
+                for (int xi = 0; xi < alpha; xi++) got += winograd_output_coefficient(m, i, xi) * product[size_t(xi)];
+                for (int r = 0; r < 3; r++) want += d[size_t(i + r)] * g[size_t(r)];
+                EXPECT_NEAR(got, want, 1e-12) << "output " << i;
+            }
+        }
+    }
+    EXPECT_FALSE(is_winograd_tile(3));
+    EXPECT_THROW(winograd_input_coefficient(6, 0, 0), std::invalid_argument);
+}
+
+TEST(WorkloadTest, EveryWinogradFormMatchesTheReference) {
+    // Dense 3x3 NCHW convolutions at stride 1, with and without padding, bias and activation, outputs that no
+    // tile divides, a batch of two: the Winograd program (weights passed transformed) computes what the
+    // direct one does.
+    const std::vector<std::string> cases = {"conv2d:N=1,C=3,H=9,W=9,K=4,R=3,S=3",
+                                            "conv2d:N=1,C=3,H=9,W=7,K=4,R=3,S=3,pad=1",
+                                            "conv2d:N=2,C=5,H=11,W=13,K=3,R=3,S=3,pad=1,bias=1,act=relu",
+                                            "conv2d:N=1,C=8,H=7,W=7,K=16,R=3,S=3,pad=1,bias=1,act=gelu"};
+    for (const std::string &text : cases) {
+        for (int m : winograd_tiles()) {
+            SCOPED_TRACE(text + " m=" + std::to_string(m));
+            std::unique_ptr<Workload> w = build_workload(WorkloadSpec::parse(text), BuildChoices{{}, m});
+            EXPECT_EQ(w->winograd_tile, m);
+            const size_t W = size_t(w->input_index("W"));
+            EXPECT_EQ(w->input_winograd_tiles[W], m);
+            EXPECT_EQ(w->inputs[W].dimensions(), 4);
+            EXPECT_EQ(w->input_shapes[W][0], 3) << "the caller passes the logical weights";
+            ASSERT_NE(w->find_func("wino_in"), nullptr);
+            EXPECT_EQ(w->find_func("wino_in")->constant_index_dims, (std::vector<std::string>{"xi", "nu"}));
+            EXPECT_EQ(w->find_func("wino_out")->constant_index_dims, (std::vector<std::string>{"i", "j"}));
+            EXPECT_EQ(w->flops, build_workload(text)->flops) << "rates stay those of the direct algorithm";
+            expect_matches_reference(*w, random_inputs(*w, 20261207));
+        }
+    }
+    // No form: a stride, a dilation, groups, another window, NHWC, another op, a tile without a transform,
+    // and the weight also stored in blocks.
+    for (const char *text : {"conv2d:N=1,C=3,H=9,W=9,K=4,R=3,S=3,stride=2", "conv2d:N=1,C=3,H=9,W=9,K=4,R=3,S=3,dilation=2",
+                             "conv2d:N=1,C=4,H=9,W=9,K=4,R=3,S=3,groups=2", "conv2d:N=1,C=3,H=9,W=9,K=4,R=1,S=1",
+                             "conv2d:N=1,C=3,H=9,W=9,K=4,R=3,S=3,layout=NHWC", "dense:M=4,N=6,K=5"})
+        EXPECT_THROW(build_workload(WorkloadSpec::parse(text), BuildChoices{{}, 2}), SpecError) << text;
+    const WorkloadSpec conv = WorkloadSpec::parse("conv2d:N=1,C=3,H=9,W=9,K=4,R=3,S=3");
+    EXPECT_THROW(build_workload(conv, BuildChoices{{}, 3}), SpecError);
+    EXPECT_THROW(build_workload(conv, BuildChoices{{{"W", InputBlocking{3, 4}}}, 2}), SpecError);
 }
 
 /// Runs a workload on the given inputs (shapes must match) and returns its output.

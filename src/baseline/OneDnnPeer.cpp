@@ -173,7 +173,9 @@ std::shared_ptr<Plan> conv_plan(const Workload &w, const std::vector<Halide::Buf
     auto plan = std::make_shared<Plan>();
     const memory::desc src_want = blocked ? f32({N, C, H, W}, tag::any) : src_user;
     const memory::desc dst_want = blocked ? f32({N, K, Ho, Wo}, tag::any) : dst_user;
-    dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+    // convolution_auto: oneDNN picks its algorithm (direct, or Winograd where it judges that it pays), as
+    // worldtune's search space 9 may pick Winograd; until 2026-12-07 the peer asked for direct.
+    dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_auto,
                                          src_want, w_any, bias, dst_want, {stride, stride},
                                          {dilation - 1, dilation - 1}, {pad, pad}, {pad, pad});
     dnnl::convolution_forward::primitive_desc pd(desc, activation_attr(s.text("act")), plan->engine);

@@ -87,6 +87,11 @@ void add_best_commands(CLI::App &app) {
                 std::printf("] innermost first: element c at (c[%d] %% %d, the other dims, c[%d] / %d), zeros past the end"
                             " (a weight: arrange it once)\n", blocking.dim, blocking.block, blocking.dim, blocking.block);
             }
+            if (const int m = w->input_winograd_tiles[i]) {
+                std::printf("pass %s transformed for Winograd's F(%d, 3): U(k, c, xi, nu) = sum over s, r of G[xi][s] G[nu][r] %s(s, r, c, k),"
+                            " shape [%d,%d,%d,%d] innermost first (G: src/workload/Winograd.cpp; a weight: transform it once)\n",
+                            w->inputs[i].name().c_str(), m, w->inputs[i].name().c_str(), w->input_shapes[i][3], w->input_shapes[i][2], m + 2, m + 2);
+            }
             if (w->input_layouts[i].empty()) continue;
             std::printf("pass %s in the schedule's layout, strides [", w->inputs[i].name().c_str());
             const std::vector<int> strides = w->input_strides(i);

@@ -39,7 +39,8 @@ void add_space_option(CLI::App *cmd, SamplerParams &sampler) {
            "whole and a long one it blocks, such as a convolution's window and input channels; v7: v6 with a 1x1 "
            "convolution's strided input read through a dense subsampled copy when a schedule computes it; v8: v7 "
            "with weights asked for stored in blocks of a vector along the vector loop, arranged once before the "
-           "runs; default " + default_search_space() + ")")
+           "runs; v9: v8 with dense 3x3 convolutions at stride 1 computed by Winograd's F(2, 3) or F(4, 3) when "
+           "drawn, the weights passed transformed; default " + default_search_space() + ")")
         ->check(CLI::IsMember(names));
 }
 

@@ -57,7 +57,8 @@ public:
         case ActionKind::StoreAt:
         case ActionKind::RFactor:
         case ActionKind::Cache:
-        case ActionKind::BlockLayout: return;
+        case ActionKind::BlockLayout:
+        case ActionKind::Winograd: return;
         }
     }
 
@@ -417,14 +418,16 @@ void append_parallelism_features(const std::vector<FuncInfo> &funcs, const Actio
     push_parallelism(sim, flops, row);
 }
 
-ScheduleReader::ScheduleReader(const std::vector<FuncInfo> &funcs)
-    : initial_(std::make_unique<NestSimulator>(funcs)), work_(std::make_unique<NestSimulator>(funcs)) {}
+ScheduleReader::ScheduleReader(const TaskPrograms &programs) : programs_(programs) {}
 
 ScheduleReader::~ScheduleReader() = default;
 
 void ScheduleReader::read(const ActionList &actions, double flops, std::vector<ActionContext> &contexts, std::vector<float> &parallelism) {
-    NestSimulator &sim = *work_;
-    sim.reset(*initial_);
+    const std::vector<FuncInfo> &funcs = programs_.funcs_for(actions);
+    Nests &nests = nests_[&funcs];
+    if (!nests.initial) nests.initial = std::make_unique<NestSimulator>(funcs), nests.work = std::make_unique<NestSimulator>(funcs);
+    NestSimulator &sim = *nests.work;
+    sim.reset(*nests.initial);
     contexts.clear();
     contexts.reserve(actions.size());
     for (const Action &a : actions) {
@@ -436,7 +439,14 @@ void ScheduleReader::read(const ActionList &actions, double flops, std::vector<A
 
 void read_schedule(const std::vector<FuncInfo> &funcs, const ActionList &actions, double flops, std::vector<ActionContext> &contexts,
                    std::vector<float> &parallelism) {
-    ScheduleReader(funcs).read(actions, flops, contexts, parallelism);
+    NestSimulator sim(funcs);
+    contexts.clear();
+    contexts.reserve(actions.size());
+    for (const Action &a : actions) {
+        contexts.push_back(sim.context(a));
+        sim.apply(a);
+    }
+    push_parallelism(sim, flops, parallelism);
 }
 
 std::vector<ActionContext> action_contexts(const std::vector<FuncInfo> &funcs, const ActionList &actions) {

@@ -29,9 +29,11 @@
 #pragma once
 
 #include "features/ActionContext.h"
+#include "features/TaskPrograms.h"
 #include "schedule/Action.h"
 #include "workload/Workload.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -68,17 +70,22 @@ void read_schedule(const std::vector<FuncInfo> &funcs, const ActionList &actions
 class NestSimulator;
 
 /// read_schedule for many candidates of one task (the scoring loop): the task's loop nests are built once
-/// and reset for each candidate instead of rebuilt. Not shared between threads.
+/// per program (TaskPrograms: a Winograd schedule's are the Winograd program's) and reset for each candidate
+/// instead of rebuilt. Not shared between threads.
 class ScheduleReader {
 public:
-    explicit ScheduleReader(const std::vector<FuncInfo> &funcs);
+    explicit ScheduleReader(const TaskPrograms &programs);
     ~ScheduleReader();
     ScheduleReader(const ScheduleReader &) = delete;
     ScheduleReader &operator=(const ScheduleReader &) = delete;
     void read(const ActionList &actions, double flops, std::vector<ActionContext> &contexts, std::vector<float> &parallelism);
 
 private:
-    std::unique_ptr<NestSimulator> initial_, work_;
+    const TaskPrograms &programs_;
+    struct Nests {
+        std::unique_ptr<NestSimulator> initial, work;
+    };
+    std::map<const std::vector<FuncInfo> *, Nests> nests_;  ///< per program read so far
 };
 
 /// Gives every key seen a column, in first-seen order; rows are dense (a key a schedule lacks reads 0).

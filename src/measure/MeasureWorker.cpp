@@ -84,9 +84,10 @@ MeasureSession::Data &MeasureSession::data_for(const Workload &w, uint64_t seed)
 }
 
 const std::vector<Buffer<float>> &MeasureSession::stored_inputs_for(const Workload &w, Data &data) {
-    std::string key;  // weights a schedule asks for in blocks
-    for (const InputBlocking &blocking : w.input_blockings)
-        key += "#" + std::to_string(blocking.dim) + "/" + std::to_string(blocking.block);
+    std::string key;  // weights a schedule asks for in blocks or transformed (Winograd)
+    for (size_t i = 0; i < w.input_blockings.size(); i++)
+        key += "#" + std::to_string(w.input_blockings[i].dim) + "/" + std::to_string(w.input_blockings[i].block) + "/" +
+               std::to_string(w.input_winograd_tiles[i]);
     auto it = data.stored.find(key);
     if (it == data.stored.end()) it = data.stored.emplace(key, w.stored_inputs(data.inputs)).first;
     return it->second;

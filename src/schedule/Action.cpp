@@ -18,6 +18,7 @@ constexpr KindRow kKinds[] = {
     {ActionKind::Annotate, "AN"},    {ActionKind::ComputeAt, "CA"},     {ActionKind::StoreAt, "SA"},
     {ActionKind::ComputeRoot, "CR"}, {ActionKind::ComputeInline, "CI"}, {ActionKind::RFactor, "RF"},
     {ActionKind::Cache, "CH"},       {ActionKind::StorageOrder, "SO"},  {ActionKind::BlockLayout, "BL"},
+    {ActionKind::Winograd, "WG"},
 };
 
 constexpr const char *kTailNames[] = {"auto", "guard", "shift", "round"};
@@ -139,6 +140,14 @@ Action Action::block_layout(std::string input, std::string dim, int64_t block) {
     return a;
 }
 
+Action Action::winograd(std::string func, int64_t tile) {
+    Action a;
+    a.kind = ActionKind::Winograd;
+    a.stage = std::move(func);
+    a.factors = {tile};
+    return a;
+}
+
 const char *Action::tag() const {
     for (const KindRow &row : kKinds)
         if (row.kind == kind) return row.tag;
@@ -185,6 +194,7 @@ json Action::to_json() const {
     case ActionKind::Cache: return json::array({"CH", stage, consumer});
     case ActionKind::StorageOrder: return json::array({"SO", stage, dims});
     case ActionKind::BlockLayout: return json::array({"BL", stage, dims.at(0), factors.at(0)});
+    case ActionKind::Winograd: return json::array({"WG", stage, factors.at(0)});
     }
     return json();
 }
@@ -248,7 +258,20 @@ Action Action::from_json(const json &j) {
         if (!j[3].is_number_integer() || j[3].get<int64_t>() < 2) fail(j, "a block is an integer of at least 2");
         return block_layout(stage, str_at(j, 2, "dim"), j[3].get<int64_t>());
     }
-    fail(j, "unknown tag '" + tag + "' (known: SP RE FU AN CA SA CR CI RF CH SO BL)");
+    if (tag == "WG") {
+        expect_size(j, 3);
+        if (!j[2].is_number_integer() || j[2].get<int64_t>() < 2) fail(j, "a Winograd tile is an integer of at least 2");
+        return winograd(stage, j[2].get<int64_t>());
+    }
+    fail(j, "unknown tag '" + tag + "' (known: SP RE FU AN CA SA CR CI RF CH SO BL WG)");
+}
+
+int winograd_tile_of(const ActionList &actions) {
+    for (const Action &a : actions) {
+        if (!a.rebuilds()) break;  // the rebuilding actions come first
+        if (a.kind == ActionKind::Winograd) return int(a.factors.at(0));
+    }
+    return 0;
 }
 
 json actions_to_json(const ActionList &actions) {

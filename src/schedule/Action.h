@@ -25,6 +25,12 @@
 //                                                  `OIhw16o`-style formats), arranged once by its caller before
 //                                                  the runs; it rebuilds the program, so it comes before every
 //                                                  action that is not a BL
+//   WG  ["WG", func, m]                            compute reduction `func` (a convolution's "acc") by
+//                                                  Winograd's F(m, 3), m = 2 or 4 (workload/Winograd.h;
+//                                                  search space 9): the program is rebuilt with the
+//                                                  Winograd stages and the weights passed transformed,
+//                                                  arranged once by the caller; like BL it comes before
+//                                                  every other action that is neither
 // A stage is a Func name ("acc", its pure definition) or "<func>.u<i>" (update i).
 //
 // How to add an action kind:
@@ -43,7 +49,7 @@
 
 namespace worldtune {
 
-enum class ActionKind { Split, Reorder, Fuse, Annotate, ComputeAt, StoreAt, ComputeRoot, ComputeInline, RFactor, Cache, StorageOrder, BlockLayout };
+enum class ActionKind { Split, Reorder, Fuse, Annotate, ComputeAt, StoreAt, ComputeRoot, ComputeInline, RFactor, Cache, StorageOrder, BlockLayout, Winograd };
 enum class TailKind { Auto, GuardWithIf, ShiftInwards, RoundUp };
 enum class AnnotationKind { Parallel, Vectorize, Unroll };
 
@@ -57,7 +63,7 @@ struct Action {
     std::string stage;                ///< the stage (SP RE FU AN RF) or the Func acted on (CA SA CR CI CH SO)
     std::vector<std::string> dims;    ///< SP, AN, BL: [dim]; RE, SO: the order; FU: [inner, outer, fused];
                                       ///< CA, SA: [consumer dim]; RF: [rvar, new var]
-    std::vector<int64_t> factors;     ///< SP: inner extents, outer to inner; BL: [block]
+    std::vector<int64_t> factors;     ///< SP: inner extents, outer to inner; BL: [block]; WG: [m]
     std::string consumer;             ///< CA, SA: the consumer Func; CH: one consumer or ""
     TailKind tail = TailKind::Auto;
     AnnotationKind annotation = AnnotationKind::Parallel;
@@ -74,6 +80,9 @@ struct Action {
     static Action cache(std::string func, std::string consumer = "");
     static Action storage_order(std::string func, std::vector<std::string> inner_to_outer);
     static Action block_layout(std::string input, std::string dim, int64_t block);
+    static Action winograd(std::string func, int64_t tile);
+    /// Whether the action rebuilds the program (BL, WG): it comes before every directive.
+    bool rebuilds() const { return kind == ActionKind::BlockLayout || kind == ActionKind::Winograd; }
 
     /// The two-letter tag.
     const char *tag() const;
@@ -96,6 +105,9 @@ struct Action {
 };
 
 using ActionList = std::vector<Action>;
+
+/// The Winograd tile a schedule computes its convolution with (its `WG` action's), 0 for none.
+int winograd_tile_of(const ActionList &actions);
 
 nlohmann::json actions_to_json(const ActionList &actions);
 ActionList actions_from_json(const nlohmann::json &j);  ///< throws ActionFormatError

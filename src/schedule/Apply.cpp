@@ -1,5 +1,7 @@
 #include "schedule/Apply.h"
 
+#include "workload/Winograd.h"
+
 #include <algorithm>
 
 namespace worldtune {
@@ -38,6 +40,7 @@ public:
 
     void apply(const Action &a) {
         if (a.kind == ActionKind::BlockLayout) return block_layout(a);
+        if (a.kind == ActionKind::Winograd) return winograd(a);
         scheduled_ = true;
         switch (a.kind) {
         case ActionKind::Split: return split(a);
@@ -85,13 +88,14 @@ public:
         }
         case ActionKind::Cache: return cache(a);
         case ActionKind::StorageOrder: return storage_order(a);
-        case ActionKind::BlockLayout: return;
+        case ActionKind::BlockLayout:
+        case ActionKind::Winograd: return;
         }
     }
 
 private:
     Workload &w_;
-    bool scheduled_ = false;  ///< an action other than BL has been applied
+    bool scheduled_ = false;  ///< an action that does not rebuild the program (BL, WG) has been applied
 
     Func func(const std::string &name) {
         auto it = w_.funcs.find(name);
@@ -208,10 +212,31 @@ private:
             if (input_dim_name(d) == a.dims.at(0)) blocking.dim = int(d);
         if (blocking.dim < 0) throw Refusal("input " + a.stage + " has no dimension '" + a.dims.at(0) + "'");
         blocking.block = int(a.factors.at(0));
-        std::map<std::string, InputBlocking> blockings = w_.blockings();
-        blockings[a.stage] = blocking;
+        BuildChoices choices = w_.choices();
+        choices.blockings[a.stage] = blocking;
+        rebuild(choices);
+    }
+
+    /// A convolution computed by Winograd's F(m, 3): the program is built again as the Winograd one.
+    void winograd(const Action &a) {
+        if (scheduled_) throw Refusal("WG comes before every action other than BL: it rebuilds the program");
+        if (w_.winograd_tile) throw Refusal("the program is already a Winograd one");
+        const FuncInfo *f = w_.find_func(a.stage);
+        if (!f || !f->has_reduction()) throw Refusal("no reduction Func named '" + a.stage + "' to compute by Winograd");
+        const int64_t m = a.factors.at(0);
+        if (!is_winograd_tile(int(m))) throw Refusal("no Winograd transform F(" + std::to_string(m) + ", 3) (known: 2, 4)");
+        BuildChoices choices = w_.choices();
+        choices.winograd_tile = int(m);
+        rebuild(choices);
+    }
+
+    void rebuild(const BuildChoices &choices) {
         const WorkloadSpec spec = w_.spec;
-        w_ = std::move(*build_workload(spec, blockings));
+        try {
+            w_ = std::move(*build_workload(spec, choices));
+        } catch (const SpecError &e) {
+            throw Refusal(e.what());
+        }
     }
 
     void cache(const Action &a) {

@@ -98,6 +98,14 @@ public:
                 << a.dims.at(0) << " / " << a.factors.at(0) << "), zero-padded (arranged once, before the runs;"
                 << " the algorithm reads it so)";
             break;
+        case ActionKind::Winograd: {
+            const int64_t m = a.factors.at(0);
+            out << "// compute " << a.stage << " by Winograd's F(" << m << ", 3): " << m << "x" << m
+                << " output tiles, stages pad, wino_in, acc, wino_out, out (src/workload/ops/Conv2d.cpp); pass W"
+                << " transformed, U(k, c, xi, nu) = sum over s, r of G[xi][s] G[nu][r] W(s, r, c, k), shape [K, C, "
+                << m + 2 << ", " << m + 2 << "] innermost first (worldtune's winograd_weights; arranged once, before the runs)";
+            break;
+        }
         }
         return out.str();
     }

@@ -58,6 +58,19 @@
 //   weight blocks      (space 8, the default) a packed weight whose dim along the vector loop is a whole number of vectors
 //                      may be asked for stored in blocks of one vector along that dim (`BL`, first in the
 //                      list: it rebuilds the program), read in place: oneDNN's `OIhw16o`-style formats
+//   Winograd           (space 9) a convolution with a Winograd form (a dense 3x3 NCHW window at stride 1) is
+//                      computed by Winograd's F(2, 3) or F(4, 3) at p_winograd (`WG`, first in the list: it
+//                      rebuilds the program with the transform stages, the weights passed transformed); the
+//                      rules above then schedule the Winograd program's Funcs: its matrix products (acc) as a
+//                      reduction, the padded input as an elementwise producer, the output as the output
+//   constant tensor    (space 9) a Func that indexes a small constant matrix with some of its dims
+//                      (FuncInfo::constant_index_dims: the Winograd transforms) is computed at the root with
+//                      those dims unrolled inside its vectorized dim (one it reads densely from a producer's
+//                      innermost dim, stored innermost; else its innermost dim), so every coefficient folds to
+//                      a constant (Ansor's rule for stages that read a constant tensor), in parallel over its
+//                      outermost other dim; a reduction it alone reads (Winograd's matrix products) is computed
+//                      at the root or inside one of its outer loops, drawn alike, and tiled there as a fused
+//                      reduction (its accumulators stay in a block small enough for the cache and registers)
 // Every random choice is recorded on a DecisionTape. Replaying a tape rebuilds its schedule; changing one
 // decision (mutation) or splicing two tapes (crossover) gives a neighbour that is again an instance of a
 // sketch: the evolutionary search works on tapes and never has to repair an action list.
@@ -67,6 +80,8 @@
 #include "schedule/Action.h"
 #include "workload/Workload.h"
 
+#include <map>
+#include <memory>
 #include <random>
 #include <set>
 
@@ -89,7 +104,9 @@ struct SamplerParams {
                                      ///< 7 = and strided views computed (the elementwise decisions), root
                                      ///< elementwise producers parallel over a loop longer than 1,
                                      ///< 8 = and weights asked for in blocks of a vector (`BL`), the default
-                                     ///< since docs/results/space-v8-zen5
+                                     ///< since docs/results/space-v8-zen5,
+                                     ///< 9 = and the Winograd algorithm for dense 3x3 convolutions at stride 1
+                                     ///< (`WG`) with the constant-tensor rule
     int vector_lanes = 0;            ///< float32 lanes of a vector; 0: the host target's natural width
     int vector_registers = 0;        ///< vector registers of the target; 0: the host's (32 with AVX-512, else 16)
     double p_pack_input = 0.5;       ///< (space 2) chance of packing an input read strided along the vector loop
@@ -105,6 +122,8 @@ struct SamplerParams {
     double p_fill_whole_reduction = 0.5;  ///< (space 8) under the register-fill rule, of a reduction longer than
                                      ///< fill_reduction_block that reads a weight stored in blocks: chance of
                                      ///< keeping it whole inside the register tile (the weights stream)
+    double p_winograd = 0.5;         ///< (space 9) of a convolution with a Winograd form: chance of computing it
+                                     ///< by Winograd (F(2, 3) or F(4, 3), drawn alike). Not tuned: an even prior
     double p_rfactor = 0.5;          ///< (space 2) chance of rfactoring a long contiguous row reduction
     double p_serial = 0.1;           ///< (space 2) chance of a schedule without parallel loops
     double p_pack_at_root = 0.1;     ///< (space 2) of a packed input: chance of packing it once at the root
@@ -172,14 +191,18 @@ public:
     /// One random schedule that applies and lowers; throws std::runtime_error after max_tries failures.
     ActionList sample_valid();
 
-    const Workload &workload() const { return *workload_; }
+    /// The program of the spec as the op builds it (the direct algorithm), never scheduled.
+    const Workload &workload() const { return *direct_; }
     std::mt19937_64 &rng() { return rng_; }
 
 private:
     WorkloadSpec spec_;
     SamplerParams params_;
     std::mt19937_64 rng_;
-    std::unique_ptr<Workload> workload_;  ///< read-only: the facts about stages, never scheduled
+    std::unique_ptr<Workload> direct_;    ///< read-only: the facts about stages, never scheduled
+    /// (space 9) The Winograd forms of the spec, by tile (none when it has no Winograd form).
+    std::map<int, std::unique_ptr<Workload>> winograd_forms_;
+    const Workload *workload_ = nullptr;  ///< the program the schedule being built schedules (direct_ or a form)
     const DecisionTape *replaying_ = nullptr;  ///< the tape being replayed
     DecisionTape recording_;                   ///< the decisions of the schedule being built
 
@@ -238,14 +261,33 @@ private:
     size_t vector_index(const FuncInfo &f, const std::vector<int64_t> &extents) const;
     void tile_output(ActionList &out, std::vector<int64_t> &tiles, std::string &tile_loop);
     /// Schedules a reduction computed at loop `at` of the output, whose iterations cover `region` of it.
+    /// `consumer`: the Func whose loop `at` is (the output when null); `region`: per dim of it, what one
+    /// iteration of `at` covers.
     void schedule_fused_reduction(ActionList &out, const FuncInfo &f, const std::vector<int64_t> &region,
-                                  const std::string &at);
+                                  const std::string &at, const FuncInfo *consumer = nullptr);
     void schedule_root_reduction(ActionList &out, const FuncInfo &f);
     /// Schedules a pure producer that may live as deep as `allowed` (`at`: the output's loop of that level);
     /// returns the level it ends up at (inlined into its consumers: `allowed`).
     Level schedule_elementwise(ActionList &out, const FuncInfo &f, Level allowed, const std::string &at);
     /// The dim a pure producer computed at the root runs in parallel (it has at least 2 dims).
     std::string root_parallel_dim(const FuncInfo &f) const;
+    /// (space 9) Draws whether to compute the spec by Winograd: the tile (0: the direct algorithm), and
+    /// points workload_ at that program.
+    int draw_algorithm();
+    /// (space 9) The constant-tensor rule: `f` at the root, its constant-index dims unrolled inside its
+    /// vectorized dim, in parallel over its outermost other dim longer than 1.
+    void schedule_constant_indexed(ActionList &out, const FuncInfo &f);
+    /// (space 9) The loops of a constant-tensor Func's root nest that a producer may be computed in, outermost
+    /// first (longer than 1, outside its constant-index loops, not its vector), and per loop what one of its
+    /// iterations covers of each of the Func's dims.
+    struct RootNest {
+        std::vector<std::string> loops;
+        std::vector<std::vector<int64_t>> regions;
+    };
+    std::map<std::string, RootNest> root_nests_;  ///< by Func, in the schedule being built
+    void record_root_nest(const FuncInfo &f, const std::vector<std::string> &order, size_t v, bool vectorized);
+    /// The root nest of `f`'s one consumer when it is a constant-tensor Func (space 9), else null.
+    const RootNest *root_nest_of_only_consumer(const FuncInfo &f) const;
     void tile_update(ActionList &out, const StageInfo &stage, const std::vector<int64_t> &pure_extents, size_t vector_pure,
                      bool parallel_outer);
     /// Vectorizes f's pure definition along dim `v`; a dim other than the innermost is stored innermost.

@@ -192,12 +192,12 @@ void score_split(const Dataset &dataset, SplitKind split, const EvalOptions &o, 
 
         std::map<std::string, std::vector<float>> rows;
         std::vector<float> z;
-        const auto built = build_workload(spec);
+        const TaskPrograms built(spec);
         std::vector<ActionContext> contexts;
         std::vector<float> parallelism;
         for (size_t i = 0; i < actions.size(); i++) {
             parallelism.clear();
-            read_schedule(built->func_infos, actions[i], built->flops, contexts, parallelism);
+            read_schedule(built.funcs_for(actions[i]), actions[i], built.flops(), contexts, parallelism);
             rollout.features(z0, actions[i], contexts, z);
             for (const std::string v : {"world", "initial", "final", "actions"}) {
                 if (o.quick && v == "final") continue;

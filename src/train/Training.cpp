@@ -90,21 +90,17 @@ struct Context {
         return ids;
     }
 
-    struct Stages {
-        std::vector<FuncInfo> funcs;  ///< what the loop-nest simulation reads (action contexts)
-        double flops = 0;
-    };
-    std::map<int, Stages> built;  ///< per workload index
+    /// Per workload index, its programs' stages (what the loop-nest simulation reads: action contexts).
+    std::map<int, std::unique_ptr<TaskPrograms>> built;
 
-    const Stages &stages_of(int workload) {
+    const TaskPrograms &stages_of(int workload) {
         auto it = built.find(workload);
-        if (it == built.end()) {
-            const auto w = build_workload(WorkloadSpec::parse(dataset.workloads[size_t(workload)].spec));
-            it = built.emplace(workload, Stages{w->func_infos, w->flops}).first;
-        }
-        return it->second;
+        if (it == built.end())
+            it = built.emplace(workload, std::make_unique<TaskPrograms>(WorkloadSpec::parse(dataset.workloads[size_t(workload)].spec))).first;
+        return *it->second;
     }
-    const std::vector<FuncInfo> &funcs_of(int workload) { return stages_of(workload).funcs; }
+    /// The stages of the program `actions` build on a workload.
+    const std::vector<FuncInfo> &funcs_of(int workload, const ActionList &actions) { return stages_of(workload).funcs_for(actions); }
 
     SplitKind split_of_key(size_t k) const { return dataset.workloads[size_t(corpus.keys[k].workload)].split; }
 };
@@ -292,7 +288,7 @@ std::vector<TrajectorySample> samples_of(Context &c, SplitKind split) {
         s.group = wt.first;
         const ActionList actions = actions_from_json(w.trajectories[size_t(wt.second)].actions);
         for (const Action &a : actions) s.actions.push_back(action_ids(tok, a, c.config.action_max_tokens));
-        s.contexts = action_contexts(c.funcs_of(wt.first), actions);
+        s.contexts = action_contexts(c.funcs_of(wt.first, actions), actions);
         s.states = path;
         s.latency = w.trajectories[size_t(wt.second)].latency_s;
         for (int &i : s.states)
@@ -377,7 +373,7 @@ void stage_ranker(Context &c) {
                 const ActionList actions = actions_from_json(traj.actions);
                 std::vector<ActionContext> contexts;
                 std::vector<float> parallelism;
-                read_schedule(c.funcs_of(w), actions, c.stages_of(w).flops, contexts, parallelism);
+                read_schedule(c.funcs_of(w, actions), actions, c.stages_of(w).flops(), contexts, parallelism);
                 std::vector<float> row;
                 if (v == "world") {
                     rollout.features(z0, actions, contexts, zt);

@@ -36,15 +36,24 @@ private:
 /// Helps an op's build function register its Funcs and inputs.
 class WorkloadBuilder {
 public:
-    /// `blockings`: the weights to store in blocks, by input name (an op's weights read through InputRef).
-    explicit WorkloadBuilder(Workload &w, std::map<std::string, InputBlocking> blockings = {})
-        : w_(w), blockings_(std::move(blockings)) {}
+    /// `choices.blockings`: the weights to store in blocks, by input name (an op's weights read through
+    /// InputRef); `choices.winograd_tile`: the algorithm asked for (the op reads it: winograd_tile()).
+    explicit WorkloadBuilder(Workload &w, BuildChoices choices = {})
+        : w_(w), blockings_(std::move(choices.blockings)), winograd_tile_(choices.winograd_tile) {}
+    /// The Winograd tile asked for (0: the op's direct algorithm). An op that builds it passes its weight
+    /// through transformed_weight; build_workload refuses a tile an op left unbuilt.
+    int winograd_tile() const { return winograd_tile_; }
     /// A float32 input with `shape` in Halide order (innermost first), dense, min 0, with estimates.
     /// A weight (InputRole::Weight) may be asked for in another layout or in blocks by a schedule; read a
     /// weight through the returned InputRef, never through the ImageParam, so that blocks map right.
     InputRef input(const std::string &name, const std::vector<int> &shape, InputRole role = InputRole::Activation);
+    /// A 3x3 weight of logical `shape` (s, r, c, k) that the program reads transformed for Winograd's
+    /// F(m, 3), as U(k, c, xi, nu) (winograd_weights; the caller transforms it once). Builds the program as
+    /// a Winograd one (Workload::winograd_tile = m). Read it through the returned ImageParam.
+    Halide::ImageParam transformed_weight(const std::string &name, const std::vector<int> &shape, int m);
     /// Registers a Func; `extents` are its pure dims' extents (innermost first). Call producers first.
-    void func(const Halide::Func &f, const std::vector<int64_t> &extents);
+    /// `constant_index_dims`: FuncInfo::constant_index_dims.
+    void func(const Halide::Func &f, const std::vector<int64_t> &extents, const std::vector<std::string> &constant_index_dims = {});
     /// Registers a strided view (FuncInfo::view): a pure Func the program inlines unless a schedule computes
     /// it. The reads of Funcs registered after it are recorded with it inlined.
     void view(const Halide::Func &f, const std::vector<int64_t> &extents);
@@ -54,6 +63,7 @@ public:
 private:
     Workload &w_;
     std::map<std::string, InputBlocking> blockings_;
+    int winograd_tile_ = 0;
     std::vector<Halide::Internal::Function> views_;
     std::vector<Halide::Expr> through_views(const std::vector<Halide::Expr> &values) const;
 };

@@ -1,4 +1,5 @@
 #include "workload/Workload.h"
+#include "workload/Winograd.h"
 
 #include "workload/OpRegistry.h"
 
@@ -126,7 +127,9 @@ Buffer<float> arrange_in_blocks(const Buffer<float> &logical, const InputBlockin
 
 std::vector<Buffer<float>> Workload::stored_inputs(const std::vector<Buffer<float>> &buffers) const {
     std::vector<Buffer<float>> stored;
-    for (size_t i = 0; i < inputs.size(); i++) stored.push_back(arrange_in_blocks(buffers.at(i), input_blockings[i]));
+    for (size_t i = 0; i < inputs.size(); i++)
+        stored.push_back(input_winograd_tiles[i] ? winograd_weights(buffers.at(i), input_winograd_tiles[i])
+                                                 : arrange_in_blocks(buffers.at(i), input_blockings[i]));
     return stored;
 }
 
@@ -269,7 +272,19 @@ InputRef WorkloadBuilder::input(const std::string &name, const std::vector<int> 
     w_.input_roles.push_back(role);
     w_.input_layouts.emplace_back();
     w_.input_blockings.push_back(blocking);
+    w_.input_winograd_tiles.push_back(0);
     return InputRef(p, blocking);
+}
+
+ImageParam WorkloadBuilder::transformed_weight(const std::string &name, const std::vector<int> &shape, int m) {
+    if (!is_winograd_tile(m)) throw SpecError("no Winograd transform F(" + std::to_string(m) + ", 3) (known: 2, 4)");
+    if (shape.size() != 4 || shape[0] != 3 || shape[1] != 3) throw SpecError("internal: a Winograd weight is 3x3 W(s, r, c, k)");
+    if (blockings_.count(name)) throw SpecError("input " + name + " is transformed for Winograd: it cannot also be stored in blocks");
+    InputRef ref = input(name, {shape[3], shape[2], m + 2, m + 2}, InputRole::Weight);
+    w_.input_shapes.back() = shape;  // the caller's weights are the logical ones: it transforms them
+    w_.input_winograd_tiles.back() = m;
+    w_.winograd_tile = m;
+    return ref;
 }
 
 Expr InputRef::at(std::vector<Expr> coords) const {
@@ -282,9 +297,10 @@ Expr InputRef::at(std::vector<Expr> coords) const {
     return param_(stored);
 }
 
-void WorkloadBuilder::func(const Func &f, const std::vector<int64_t> &extents) {
+void WorkloadBuilder::func(const Func &f, const std::vector<int64_t> &extents, const std::vector<std::string> &constant_index_dims) {
     FuncInfo info;
     info.name = base_name(f.name());
+    info.constant_index_dims = constant_index_dims;
     std::vector<Var> args = f.args();
     if (args.size() != extents.size())
         throw SpecError("internal: Func " + f.name() + " has " + std::to_string(args.size()) + " dims but " +
@@ -375,15 +391,17 @@ void WorkloadBuilder::output(const Func &f, const std::vector<int> &shape) {
     out.set_estimates(estimates);
 }
 
-std::unique_ptr<Workload> build_workload(const WorkloadSpec &spec, const std::map<std::string, InputBlocking> &blockings) {
+std::unique_ptr<Workload> build_workload(const WorkloadSpec &spec, const BuildChoices &choices) {
     const OpDef *op = find_op(spec.op());
     if (!op) throw SpecError("unknown op '" + spec.op() + "'");
     auto w = std::make_unique<Workload>();
     w->spec = spec;
-    WorkloadBuilder builder(*w, blockings);
+    WorkloadBuilder builder(*w, choices);
     op->build(spec, builder);
-    for (const auto &named : blockings)
+    for (const auto &named : choices.blockings)
         if (w->blockings().count(named.first) == 0) throw SpecError("no weight named " + named.first + " to store in blocks");
+    if (w->winograd_tile != choices.winograd_tile)
+        throw SpecError("no Winograd form of " + spec.canonical() + " (only a dense 3x3 NCHW convolution at stride 1 has one)");
     w->flops = op->flops(spec);
     if (!w->output.defined()) throw SpecError("internal: op " + spec.op() + " registered no output");
     return w;

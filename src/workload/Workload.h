@@ -55,6 +55,10 @@ struct FuncInfo {
     /// input). Inlined unless a schedule computes it (search space 7 on); its consumers' reads are
     /// recorded through it, as the inlined program reads.
     bool view = false;
+    /// Pure dims that index a small constant matrix (a Winograd transform's tile positions): a schedule
+    /// unrolls them, so each coefficient folds to a constant (Ansor's rule for stages that read a
+    /// constant tensor). Empty for most Funcs.
+    std::vector<std::string> constant_index_dims;
     bool has_reduction() const;
     /// A pure Func with no update: a candidate for compute_inline.
     bool is_pure() const { return stages.size() == 1; }
@@ -79,6 +83,15 @@ struct InputBlocking {
 /// The stored shape (Halide order) of an input of logical `shape` under `blocking`.
 std::vector<int> blocked_shape(const std::vector<int> &shape, const InputBlocking &blocking);
 
+/// How a program is built from its spec: the choices a schedule makes before any directive, because they
+/// change the algorithm or the inputs it reads (`BL` and `WG` actions, each of which rebuilds the program).
+struct BuildChoices {
+    std::map<std::string, InputBlocking> blockings;  ///< weights stored in blocks, by input name
+    /// A convolution computed by Winograd's F(m, 3) with this output tile m (workload/Winograd.h; search
+    /// space 9, `WG`), its weights transformed once by the caller; 0: the direct algorithm.
+    int winograd_tile = 0;
+};
+
 /// A built pipeline. Directives mutate its Funcs in place: build a fresh Workload for every state.
 class Workload {
 public:
@@ -91,6 +104,11 @@ public:
     std::vector<std::vector<int>> input_layouts;
     /// Per input, its blocking (inactive: none). Fixed when the workload is built: a `BL` action rebuilds it.
     std::vector<InputBlocking> input_blockings;
+    /// Per input, the Winograd tile m its stored form is transformed for (winograd_weights: a 3x3 weight
+    /// W(s, r, c, k) passed as U(k, c, xi, nu)); 0: stored as it is.
+    std::vector<int> input_winograd_tiles;
+    /// The Winograd tile of the algorithm this program computes (0: the op's direct algorithm).
+    int winograd_tile = 0;
     Halide::Func output;
     std::vector<int> output_shape;                    ///< Halide order (innermost first)
     std::map<std::string, Halide::Func> funcs;        ///< every Func by name, the output included
@@ -121,8 +139,10 @@ public:
     std::vector<Halide::Buffer<float>> stored_inputs(const std::vector<Halide::Buffer<float>> &inputs) const;
     /// Binds buffers already in the stored shapes (stored_inputs) to the pipeline's inputs.
     void bind_stored_inputs(const std::vector<Halide::Buffer<float>> &stored);
-    /// The blockings of the inputs that have one, by input name (what build_workload takes to rebuild).
+    /// The blockings of the inputs that have one, by input name.
     std::map<std::string, InputBlocking> blockings() const;
+    /// What build_workload takes to build this program again: its blockings and its algorithm.
+    BuildChoices choices() const { return BuildChoices{blockings(), winograd_tile}; }
 };
 
 /// The name Halide and worldtune give an input's (or a cache wrapper's) dim d: "_<d>".
@@ -135,9 +155,10 @@ Halide::Buffer<float> arrange_in_layout(const Halide::Buffer<float> &dense, cons
 /// `logical` (addressed by logical coordinates) arranged in `blocking`'s stored shape, zeros past its end.
 Halide::Buffer<float> arrange_in_blocks(const Halide::Buffer<float> &logical, const InputBlocking &blocking);
 
-/// Builds the pipeline of a spec, with the weights `blockings` names stored in blocks. Throws SpecError
-/// for shapes the op cannot build.
-std::unique_ptr<Workload> build_workload(const WorkloadSpec &spec, const std::map<std::string, InputBlocking> &blockings = {});
+/// Builds the pipeline of a spec as `choices` say (weights in blocks, a Winograd algorithm). Throws
+/// SpecError for shapes the op cannot build, or cannot build so.
+std::unique_ptr<Workload> build_workload(const WorkloadSpec &spec, const BuildChoices &choices = {});
+
 inline std::unique_ptr<Workload> build_workload(const std::string &spec_text) {
     return build_workload(WorkloadSpec::parse(spec_text));
 }

@@ -182,11 +182,8 @@ void WorldModel::set_task(const WorkloadSpec &spec) {
     if (it == z0_cache_.end()) it = z0_cache_.emplace(key, encode_text(state_text(spec, {}))).first;
     z0_ = it->second;
     auto f = stages_cache_.find(key);
-    if (f == stages_cache_.end()) {
-        const auto workload = build_workload(spec);
-        f = stages_cache_.emplace(key, TaskStages{workload->func_infos, workload->flops}).first;
-    }
-    stages_ = &f->second;
+    if (f == stages_cache_.end()) f = stages_cache_.emplace(key, std::make_unique<TaskPrograms>(spec)).first;
+    stages_ = f->second.get();
 }
 
 std::vector<float> WorldModel::online_rows(const std::vector<KeyedFeatures> &schedules, const std::vector<float> &rows,
@@ -252,7 +249,7 @@ std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candi
         std::vector<std::vector<ActionContext>> contexts(kRowBlock);
         std::vector<std::vector<float>> parallelism(kRowBlock), states;
         std::vector<RolloutInput> inputs;
-        ScheduleReader reader(stages_->funcs);
+        ScheduleReader reader(*stages_);
         // Blocks of the sorted order, each taken by whichever thread is free first: the block's schedules
         // read, its candidates rolled out together, then its rows written.
         for (size_t begin = next_block.fetch_add(kRowBlock); begin < n; begin = next_block.fetch_add(kRowBlock)) {
@@ -261,7 +258,7 @@ std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candi
             for (size_t j = 0; j < size; j++) {
                 const size_t i = order[begin + j];
                 parallelism[j].clear();
-                reader.read(candidates[i], stages_->flops, contexts[j], parallelism[j]);
+                reader.read(candidates[i], stages_->flops(), contexts[j], parallelism[j]);
                 inputs.push_back({&candidates[i], &contexts[j], rolled ? &hashes[i] : nullptr});
             }
             if (rolled) rollout.features_block(z0_, inputs, states);
@@ -321,7 +318,7 @@ std::vector<double> WorldModel::corrected_scores(const std::vector<ActionList> &
     if (online_width_ == 0 && !lowering) return scores_on_threads(online_, rows, candidates.size(), workers);
     std::vector<KeyedFeatures> schedules;
     if (online_width_ > 0)
-        for (const ActionList &c : candidates) schedules.push_back(schedule_features(stages_->funcs, c, bundle_.config.online_access_features));
+        for (const ActionList &c : candidates) schedules.push_back(schedule_features(stages_->funcs_for(c), c, bundle_.config.online_access_features));
     std::vector<const std::vector<float> *> lowered;
     if (lowering) {
         std::vector<const ActionList *> lists;
@@ -417,7 +414,7 @@ void WorldModel::update(const std::vector<MeasureResult> &results) {
             g.actions.push_back(entry.first);
             g.latencies.push_back(entry.second);
             if (booster && bundle_.config.online_schedule_features) {
-                g.schedules.push_back(schedule_features(stages_->funcs, entry.first, bundle_.config.online_access_features));
+                g.schedules.push_back(schedule_features(stages_->funcs_for(entry.first), entry.first, bundle_.config.online_access_features));
                 online_columns_.add_keys(g.schedules.back());
             }
         }

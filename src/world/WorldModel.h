@@ -105,12 +105,9 @@ private:
     bool has_task_ = false;
     std::vector<float> z0_;
     std::map<std::string, std::vector<float>> z0_cache_;
-    struct TaskStages {
-        std::vector<FuncInfo> funcs;  ///< the workload's stages (what ScheduleFeatures simulates)
-        double flops = 0;             ///< its arithmetic
-    };
-    std::map<std::string, TaskStages> stages_cache_;  ///< per task
-    const TaskStages *stages_ = nullptr;              ///< the current task's
+    /// Per task, its programs' stages (what ScheduleFeatures simulates) and its arithmetic.
+    std::map<std::string, std::unique_ptr<TaskPrograms>> stages_cache_;
+    const TaskPrograms *stages_ = nullptr;  ///< the current task's
     FeatureColumns online_columns_;  ///< the schedule features' columns, as the online data met them
     size_t online_width_ = 0;        ///< of those, the ones the trained booster correction reads
     /// The latent correction's inputs of feature rows: the state part and the parallelism features.

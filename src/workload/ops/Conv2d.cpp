@@ -11,7 +11,20 @@
 // with or without padding. A 1x1 window at a stride reads the input through `sub`, its dense subsampled
 // view (FuncInfo::view: inlined unless a schedule computes it). Stages: pad (if pad > 0), sub (if 1x1 and
 // stride > 1), acc (the reduction), out (bias + activation).
+//
+// Winograd (a `WG` action, BuildChoices::winograd_tile = m; a dense 3x3 NCHW window at stride 1 only): the
+// output in m x m tiles (tx, ty), the weights passed transformed, W as U(k, c, xi, nu) (workload/Winograd.h).
+// Stages: pad(c, x, y, n), the zero-padded input with channels innermost (inlined, it reads the caller's
+// NCHW input; computed, it is a layout transform); wino_in(tx, ty, c, xi, nu, n) = Bᵀ d B of each input
+// tile (the channels it reads densely are stored innermost when the constant-tensor rule vectorizes them);
+// acc(k, tx, ty, n, xi, nu) = Σ_c U(k, c, xi, nu) wino_in(tx, ty, c, xi, nu, n), one matrix product per
+// transformed position (outermost, so a root schedule's parallel loop runs over them); wino_out(k, i, j, tx,
+// ty, n) = Aᵀ acc A; out(x, y, k, n) reads it back in NCHW
+// order, with bias and activation. xi, nu of wino_in and i, j of wino_out index the transforms' constant
+// matrices (FuncInfo::constant_index_dims). The last tiles reach past the output; the padded input is zero
+// there and the extra outputs are never read.
 #include "workload/OpRegistry.h"
+#include "workload/Winograd.h"
 
 namespace worldtune {
 
@@ -51,8 +64,102 @@ void validate(const WorkloadSpec &s) {
                         " is not positive (kernel larger than padded input) in '" + s.canonical() + "'");
 }
 
+/// Σ coefficient × term over the terms whose coefficient is not zero (0 when none is).
+Expr linear_combination(const std::vector<double> &coefficients, const std::vector<Expr> &terms) {
+    Expr sum;
+    for (size_t i = 0; i < terms.size(); i++) {
+        const double w = coefficients[i];
+        if (w == 0) continue;
+        const Expr term = w == 1 ? terms[i] : w == -1 ? -terms[i] : Expr(float(w)) * terms[i];
+        sum = sum.defined() ? sum + term : term;
+    }
+    return sum.defined() ? sum : Expr(0.0f);
+}
+
+/// One value per choice of `index` in [0, count): the choice's own expression once `index` is a constant
+/// (an unrolled loop), which the simplifier folds.
+Expr per_index(const Expr &index, int count, const std::function<Expr(int)> &value) {
+    std::vector<Expr> values;
+    for (int i = 0; i < count; i++) values.push_back(value(i));
+    return mux(index, values);
+}
+
+/// Whether a convolution has a Winograd form here: a dense 3x3 window at stride 1, without dilation or
+/// groups, in NCHW.
+bool winograd_fits(const ConvShape &c) {
+    return !c.nhwc && c.groups == 1 && c.stride == 1 && c.dilation == 1 && c.R == 3 && c.S == 3;
+}
+
+void build_winograd(const ConvShape &c, int m, WorkloadBuilder &b) {
+    const int alpha = m + 2, tiles_x = (c.Wo + m - 1) / m, tiles_y = (c.Ho + m - 1) / m;
+    ImageParam I = b.input("I", {c.W, c.H, c.C, c.N});
+    ImageParam U = b.transformed_weight("W", {c.S, c.R, c.C, c.K}, m);
+    Var x("x"), y("y"), k("k"), n("n"), ci("c"), tx("tx"), ty("ty"), xi("xi"), nu("nu"), i("i"), j("j");
+
+    Func pad("pad");
+    Expr inside = x >= c.pad && x < c.W + c.pad && y >= c.pad && y < c.H + c.pad;
+    pad(ci, x, y, n) = select(inside, I(clamp(x - c.pad, 0, c.W - 1), clamp(y - c.pad, 0, c.H - 1), ci, n), 0.0f);
+    b.func(pad, {c.C, tiles_x * m + 2, tiles_y * m + 2, c.N});
+
+    // Bᵀ d B: rows of the tile transformed along x (xi), then those along y (nu).
+    Func in("wino_in");
+    auto along_x = [&](int row) {
+        return per_index(xi, alpha, [&](int to) {
+            std::vector<double> w;
+            std::vector<Expr> d;
+            for (int a = 0; a < alpha; a++) w.push_back(winograd_input_coefficient(m, to, a)), d.push_back(pad(ci, tx * m + a, ty * m + row, n));
+            return linear_combination(w, d);
+        });
+    };
+    std::vector<Expr> rows;
+    for (int row = 0; row < alpha; row++) rows.push_back(along_x(row));
+    in(tx, ty, ci, xi, nu, n) = per_index(nu, alpha, [&](int to) {
+        std::vector<double> w;
+        for (int row = 0; row < alpha; row++) w.push_back(winograd_input_coefficient(m, to, row));
+        return linear_combination(w, rows);
+    });
+    b.func(in, {tiles_x, tiles_y, c.C, alpha, alpha, c.N}, {"xi", "nu"});
+
+    Func acc("acc");
+    RDom r(0, c.C, "r");
+    acc(k, tx, ty, n, xi, nu) = 0.0f;
+    acc(k, tx, ty, n, xi, nu) += U(k, r, xi, nu) * in(tx, ty, r, xi, nu, n);
+    b.func(acc, {c.K, tiles_x, tiles_y, c.N, alpha, alpha});
+
+    // Aᵀ M A: along xi into i, then along nu into j.
+    Func tile_out("wino_out");
+    tile_out(k, i, j, tx, ty, n) = per_index(j, m, [&](int to_j) {
+        std::vector<double> wj;
+        std::vector<Expr> cols;
+        for (int v = 0; v < alpha; v++) {
+            wj.push_back(winograd_output_coefficient(m, to_j, v));
+            cols.push_back(per_index(i, m, [&](int to_i) {
+                std::vector<double> wi;
+                std::vector<Expr> ms;
+                for (int u = 0; u < alpha; u++) wi.push_back(winograd_output_coefficient(m, to_i, u)), ms.push_back(acc(k, tx, ty, n, u, v));
+                return linear_combination(wi, ms);
+            }));
+        }
+        return linear_combination(wj, cols);
+    });
+    b.func(tile_out, {c.K, m, m, tiles_x, tiles_y, c.N}, {"i", "j"});
+
+    Func out("out");
+    Expr value = tile_out(k, x % m, y % m, x / m, y / m, n);
+    if (c.bias) {
+        InputRef bias = b.input("bias", {c.K}, InputRole::Weight);
+        value = value + bias(k);
+    }
+    out(x, y, k, n) = apply_activation(c.act, value);
+    b.output(out, {c.Wo, c.Ho, c.K, c.N});
+}
+
 void build(const WorkloadSpec &s, WorkloadBuilder &b) {
     const ConvShape c(s);
+    if (b.winograd_tile() > 0) {
+        if (!winograd_fits(c)) throw SpecError("no Winograd form of " + s.canonical() + ": only a dense 3x3 NCHW convolution at stride 1 has one");
+        return build_winograd(c, b.winograd_tile(), b);
+    }
     ImageParam I = c.nhwc ? b.input("I", {c.C, c.W, c.H, c.N}) : b.input("I", {c.W, c.H, c.C, c.N});
     InputRef Wt = c.nhwc ? b.input("W", {c.K, c.Cg(), c.S, c.R}, InputRole::Weight) : b.input("W", {c.S, c.R, c.Cg(), c.K}, InputRole::Weight);
     Var x("x"), y("y"), k("k"), n("n"), ci("c");
