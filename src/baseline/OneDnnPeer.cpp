@@ -2,10 +2,11 @@
 //   matmul, batch_matmul   dnnl::matmul on the row-major inputs (both operands are activations: no packing)
 //   dense                  dnnl::matmul with W as a transposed [K][N] operand in the layout oneDNN picks
 //                          (packed once, untimed, as inference packs weights), bias, act as a post-op
-//   conv2d                 convolution (direct algorithm), weights packed once untimed; bias; relu /
-//                          gelu_tanh post-op; groups through grouped weights. src/dst either in the
-//                          workload's layout (NCHW or NHWC) or in oneDNN's blocked layout with the
-//                          reorders in and out timed: the faster of the two is reported
+//   conv2d                 convolution, weights packed once untimed; bias; relu / gelu_tanh post-op;
+//                          groups through grouped weights. Direct with src/dst either in the workload's
+//                          layout (NCHW or NHWC) or in oneDNN's blocked layout with the reorders in and out
+//                          timed, or Winograd in the blocked layout where oneDNN has it: the fastest is
+//                          reported
 //   pool2d                 pooling max / avg_include_padding, the same two layout choices
 //   softmax, layernorm     softmax over axis 1; layer normalization with scale and shift, eps 1e-5
 // oneDNN here uses OpenMP: its thread count is OMP_NUM_THREADS (set by the parent) and
@@ -91,26 +92,34 @@ std::string layout_note(const Plan &plan) {
     return plan.steps.size() > 1 || !plan.output_steps.empty() ? ", blocked layout + timed reorders" : ", user layout";
 }
 
-/// The faster of a plan in the user's layout and one in oneDNN's preferred layout (with reorders).
-std::shared_ptr<Plan> faster_layout(const std::function<std::shared_ptr<Plan>(bool blocked)> &make) {
-    std::shared_ptr<Plan> plain = make(false), blocked;
-    try {
-        blocked = make(true);
-    } catch (const dnnl::error &) {
-        return plain;
+/// The fastest of the plans `makers` build; a plan oneDNN refuses (dnnl::error) is skipped, and when it
+/// refuses all of them the first refusal is thrown.
+std::shared_ptr<Plan> fastest_plan(const std::vector<std::function<std::shared_ptr<Plan>()>> &makers) {
+    std::vector<std::shared_ptr<Plan>> plans;
+    std::exception_ptr first_refusal;
+    for (const auto &make : makers) {
+        try {
+            plans.push_back(make());
+        } catch (const dnnl::error &) {
+            if (!first_refusal) first_refusal = std::current_exception();
+        }
     }
-    if (blocked->steps.size() == 1 && blocked->output_steps.empty()) return blocked;  // same layouts
+    if (plans.empty()) std::rethrow_exception(first_refusal);
+    if (plans.size() == 1) return plans.front();
     // Interleaved rounds, best of each: another process taking a core for a while should not decide.
     TimingParams quick;
     quick.repeats = 3;
     quick.min_repeat_seconds = 0.005;
     quick.max_total_seconds = 1;
-    double t_plain = 1e30, t_blocked = 1e30;
-    for (int round = 0; round < 3; round++) {
-        t_plain = std::min(t_plain, time_callable([&] { plain->run(); }, quick).min_s);
-        t_blocked = std::min(t_blocked, time_callable([&] { blocked->run(); }, quick).min_s);
-    }
-    return t_blocked < t_plain ? blocked : plain;
+    std::vector<double> best(plans.size(), 1e30);
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < plans.size(); i++) best[i] = std::min(best[i], time_callable([&] { plans[i]->run(); }, quick).min_s);
+    return plans[size_t(std::min_element(best.begin(), best.end()) - best.begin())];
+}
+
+/// The faster of a plan in the user's layout and one in oneDNN's preferred layout (with reorders).
+std::shared_ptr<Plan> faster_layout(const std::function<std::shared_ptr<Plan>(bool blocked)> &make) {
+    return fastest_plan({[&] { return make(false); }, [&] { return make(true); }});
 }
 
 std::shared_ptr<Plan> matmul_plan(const Workload &w, const std::vector<Halide::Buffer<float>> &in, Halide::Buffer<float> &out) {
@@ -151,8 +160,9 @@ std::shared_ptr<Plan> matmul_plan(const Workload &w, const std::vector<Halide::B
     return plan;
 }
 
+/// A convolution by `algorithm` (direct or Winograd; oneDNN refuses Winograd where it has none).
 std::shared_ptr<Plan> conv_plan(const Workload &w, const std::vector<Halide::Buffer<float>> &in, Halide::Buffer<float> &out,
-                                bool blocked) {
+                                bool blocked, dnnl::algorithm algorithm) {
     const WorkloadSpec &s = w.spec;
     const int64_t N = s.integer("N"), C = s.integer("C"), H = s.integer("H"), W = s.integer("W"), K = s.integer("K");
     const int64_t R = s.integer("R"), S = s.integer("S"), stride = s.integer("stride"), pad = s.integer("pad");
@@ -173,9 +183,7 @@ std::shared_ptr<Plan> conv_plan(const Workload &w, const std::vector<Halide::Buf
     auto plan = std::make_shared<Plan>();
     const memory::desc src_want = blocked ? f32({N, C, H, W}, tag::any) : src_user;
     const memory::desc dst_want = blocked ? f32({N, K, Ho, Wo}, tag::any) : dst_user;
-    // convolution_auto: oneDNN picks its algorithm (direct, or Winograd where it judges that it pays), as
-    // worldtune's search space 9 may pick Winograd; until 2026-12-07 the peer asked for direct.
-    dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_auto,
+    dnnl::convolution_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm,
                                          src_want, w_any, bias, dst_want, {stride, stride},
                                          {dilation - 1, dilation - 1}, {pad, pad}, {pad, pad});
     dnnl::convolution_forward::primitive_desc pd(desc, activation_attr(s.text("act")), plan->engine);
@@ -247,7 +255,13 @@ PeerProgram onednn_prepare(const Workload &w, const std::vector<Halide::Buffer<f
     const std::string &op = w.spec.op();
     std::shared_ptr<Plan> plan;
     if (op == "matmul" || op == "batch_matmul" || op == "dense") plan = matmul_plan(w, in, out);
-    else if (op == "conv2d") plan = faster_layout([&](bool blocked) { return conv_plan(w, in, out, blocked); });
+    else if (op == "conv2d") {
+        // Direct in either layout, or Winograd in oneDNN's own (since 2026-12-07, when worldtune's search space
+        // 9 added Winograd; oneDNN's convolution_auto never picks it here): whichever runs fastest.
+        const auto direct = dnnl::algorithm::convolution_direct, winograd = dnnl::algorithm::convolution_winograd;
+        plan = fastest_plan({[&] { return conv_plan(w, in, out, false, direct); }, [&] { return conv_plan(w, in, out, true, direct); },
+                             [&] { return conv_plan(w, in, out, true, winograd); }});
+    }
     else if (op == "pool2d") plan = faster_layout([&](bool blocked) { return pool_plan(w, in, out, blocked); });
     else plan = row_plan(w, in, out);
     PeerProgram program;
