@@ -7,7 +7,6 @@
 #include "schedule/Apply.h"
 #include "workload/OpRegistry.h"
 
-#include <malloc.h>
 
 #include <algorithm>
 #include <cmath>
@@ -91,10 +90,7 @@ BaselineResult run_baseline_in_process(const std::string &name, const WorkloadSp
     if (!r.unavailable_reason.empty()) return r;
     r.available = true;
     try {
-        // Large temporaries (library outputs, Halide's root buffers) would otherwise be mmapped and
-        // unmapped on every run: the page faults would be timed. Same setting for every peer.
-        mallopt(M_MMAP_THRESHOLD, 32 << 20);
-        mallopt(M_TRIM_THRESHOLD, 512 << 20);
+        use_timing_allocator();  // as worldtune's measuring worker
         peer->set_threads(params.threads);
         std::unique_ptr<Workload> w = build_workload(spec);
         std::vector<Halide::Buffer<float>> inputs = random_inputs(*w, params.seed);

@@ -1,4 +1,5 @@
 #include "measure/MeasureWorker.h"
+#include "measure/Timing.h"
 
 #include "lower/StateText.h"
 #include "measure/Hardware.h"
@@ -176,6 +177,7 @@ bool read_line(int fd, LineBuffer &buffer, std::string &line) {
 }  // namespace
 
 int run_measure_worker(int fd) {
+    use_timing_allocator();  // as every peer's process
     try {
         warm_up();
     } catch (const std::exception &e) {

@@ -1,5 +1,7 @@
 #include "measure/Timing.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -46,6 +48,11 @@ TimingStats time_callable(const std::function<void()> &run, const TimingParams &
     for (double s : sorted) sq += (s - stats.mean_s) * (s - stats.mean_s);
     stats.stddev_s = n > 1 ? std::sqrt(sq / (n - 1)) : 0;
     return stats;
+}
+
+void use_timing_allocator() {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
 }
 
 }  // namespace worldtune

@@ -34,6 +34,13 @@ struct TimingStats {
 /// Times `run` (which must do one complete execution) under `params`.
 TimingStats time_callable(const std::function<void()> &run, const TimingParams &params);
 
+/// The allocator every timed process runs with (the measuring worker and every peer's process): large
+/// temporaries (Halide's intermediate buffers, a library's outputs) stay on the heap instead of being
+/// mapped and unmapped on every run, so no run times page faults. Without it the same Winograd schedule read
+/// 0.42 ms in one worker and 2.5 ms in the next (docs/results/space-v9-winograd-zen5); the peers had it
+/// since 2026-11-29, worldtune's worker only since 2026-12-07.
+void use_timing_allocator();
+
 
 /// Wall-clock seconds from a monotonic clock.
 double now_seconds();
