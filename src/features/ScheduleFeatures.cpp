@@ -422,41 +422,41 @@ ScheduleReader::ScheduleReader(const TaskPrograms &programs) : programs_(program
 
 ScheduleReader::~ScheduleReader() = default;
 
+namespace {
+
+/// Applies `actions` to `sim`, each one's context read before it is applied.
+void simulate(NestSimulator &sim, const ActionList &actions, std::vector<ActionContext> &contexts) {
+    contexts.clear();
+    contexts.reserve(actions.size());
+    for (const Action &a : actions) {
+        contexts.push_back(sim.context(a));
+        sim.apply(a);
+    }
+}
+
+}  // namespace
+
 void ScheduleReader::read(const ActionList &actions, double flops, std::vector<ActionContext> &contexts, std::vector<float> &parallelism) {
     const std::vector<FuncInfo> &funcs = programs_.funcs_for(actions);
     Nests &nests = nests_[&funcs];
     if (!nests.initial) nests.initial = std::make_unique<NestSimulator>(funcs), nests.work = std::make_unique<NestSimulator>(funcs);
     NestSimulator &sim = *nests.work;
     sim.reset(*nests.initial);
-    contexts.clear();
-    contexts.reserve(actions.size());
-    for (const Action &a : actions) {
-        contexts.push_back(sim.context(a));
-        sim.apply(a);
-    }
+    simulate(sim, actions, contexts);
     push_parallelism(sim, flops, parallelism);
 }
 
 void read_schedule(const std::vector<FuncInfo> &funcs, const ActionList &actions, double flops, std::vector<ActionContext> &contexts,
                    std::vector<float> &parallelism) {
     NestSimulator sim(funcs);
-    contexts.clear();
-    contexts.reserve(actions.size());
-    for (const Action &a : actions) {
-        contexts.push_back(sim.context(a));
-        sim.apply(a);
-    }
+    simulate(sim, actions, contexts);
     push_parallelism(sim, flops, parallelism);
 }
 
 std::vector<ActionContext> action_contexts(const std::vector<FuncInfo> &funcs, const ActionList &actions) {
     NestSimulator sim(funcs);
     std::vector<ActionContext> out;
-    out.reserve(actions.size());
-    for (const Action &a : actions) {
-        out.push_back(sim.context(a));
-        sim.apply(a);
-    }
+    simulate(sim, actions, out);
     return out;
 }
 
