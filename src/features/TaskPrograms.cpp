@@ -8,13 +8,7 @@ TaskPrograms::TaskPrograms(const WorkloadSpec &spec) {
     const auto direct = build_workload(spec);
     direct_ = direct->func_infos;
     flops_ = direct->flops;
-    for (int m : winograd_tiles()) {
-        try {
-            winograd_[m] = build_workload(spec, BuildChoices{{}, m})->func_infos;
-        } catch (const SpecError &) {
-            // no Winograd form of this spec
-        }
-    }
+    for (const auto &form : winograd_forms(spec)) winograd_[form.first] = form.second->func_infos;
 }
 
 const std::vector<FuncInfo> &TaskPrograms::funcs_for(const ActionList &actions) const {

@@ -17,7 +17,6 @@ public:
     explicit TaskPrograms(const WorkloadSpec &spec);
     /// The stages of the program `actions` build (the direct one for a tile the spec has no form for).
     const std::vector<FuncInfo> &funcs_for(const ActionList &actions) const;
-    const std::vector<FuncInfo> &direct() const { return direct_; }
     /// The task's arithmetic (the direct algorithm's, whichever program runs it).
     double flops() const { return flops_; }
 

@@ -2,24 +2,16 @@
 // and the constant-tensor rule for the Funcs that index a small constant matrix (SketchSampler.h).
 #include "search/SketchSampler.h"
 
-#include "workload/Winograd.h"
+#include "search/SketchNames.h"
+
 
 #include <algorithm>
 
 namespace worldtune {
 
-namespace {
-
-std::string inner_piece(const std::string &dim) { return Action::split("", dim, {1}).split_names().back(); }
-std::string outer_piece(const std::string &dim) { return Action::split("", dim, {1}).split_names().front(); }
-
-/// A tail that never makes a pure definition compute beyond the region its consumers need.
-TailKind pure_tail(int64_t product, int64_t extent) {
-    if (extent % product == 0) return TailKind::Auto;
-    return product <= extent ? TailKind::ShiftInwards : TailKind::GuardWithIf;
-}
-
-}  // namespace
+using sketch::inner_name;
+using sketch::split_name;
+using sketch::tail_for;
 
 void SketchSampler::record_root_nest(const FuncInfo &f, const std::vector<std::string> &order, size_t v, bool vectorized) {
     // Per loop, the dim it iterates and its extent; the vector dim's outer piece covers the rest of it.
@@ -46,16 +38,6 @@ void SketchSampler::record_root_nest(const FuncInfo &f, const std::vector<std::s
         nest.regions.push_back(region);
     }
     root_nests_[f.name] = nest;
-}
-
-void SketchSampler::build_winograd_forms() {
-    for (int m : winograd_tiles()) {
-        try {
-            winograd_forms_[m] = build_workload(spec_, BuildChoices{{}, m});
-        } catch (const SpecError &) {
-            // no Winograd form of this spec
-        }
-    }
 }
 
 int SketchSampler::draw_algorithm() {
@@ -94,12 +76,12 @@ void SketchSampler::schedule_constant_indexed(ActionList &out, const FuncInfo &f
     }
     std::vector<std::string> order;  // innermost first: the vector, the constant-index dims, the rest
     if (vectorized) {
-        out.push_back(Action::split(f.name, inner.name, {lanes()}, pure_tail(lanes(), inner.extent)));
-        order.push_back(inner_piece(inner.name));
+        out.push_back(Action::split(f.name, inner.name, {lanes()}, tail_for(false, lanes(), inner.extent)));
+        order.push_back(inner_name(inner.name, 1));
     }
     for (const LoopDim &d : f.dims)
         if (constant(d)) order.push_back(d.name);
-    order.push_back(vectorized ? outer_piece(inner.name) : inner.name);
+    order.push_back(vectorized ? split_name(inner.name, 1, 0) : inner.name);
     std::string parallel;
     for (size_t i = 0; i < f.dims.size(); i++) {
         if (i == v || constant(f.dims[i])) continue;
@@ -108,7 +90,7 @@ void SketchSampler::schedule_constant_indexed(ActionList &out, const FuncInfo &f
     }
     out.push_back(Action::reorder(f.name, order));
     record_root_nest(f, order, v, vectorized);
-    if (vectorized) out.push_back(Action::annotate(f.name, inner_piece(inner.name), AnnotationKind::Vectorize));
+    if (vectorized) out.push_back(Action::annotate(f.name, inner_name(inner.name, 1), AnnotationKind::Vectorize));
     for (const LoopDim &d : f.dims)
         if (constant(d) && d.extent > 1) out.push_back(Action::annotate(f.name, d.name, AnnotationKind::Unroll));
     if (!parallel.empty()) parallelize(out, f.name, parallel);

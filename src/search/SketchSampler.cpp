@@ -1,7 +1,10 @@
 #include "search/SketchSampler.h"
 
+#include "search/SketchNames.h"
+
 #include "lower/StateText.h"
 #include "schedule/Apply.h"
+#include "workload/Winograd.h"
 
 #include <algorithm>
 #include <map>
@@ -10,25 +13,11 @@
 
 namespace worldtune {
 
+using sketch::inner_name;
+using sketch::split_name;
+using sketch::tail_for;
+
 namespace {
-
-std::string inner_name(const std::string &dim, int level) {
-    Action a = Action::split("", dim, std::vector<int64_t>(level, 1));
-    return a.split_names().back();
-}
-
-std::string split_name(const std::string &dim, int levels, int index) {
-    Action a = Action::split("", dim, std::vector<int64_t>(levels, 1));
-    return a.split_names()[index];
-}
-
-/// A tail that never makes a stage compute (and so read) beyond the region its consumers need: Halide's
-/// default rounds up pure definitions of intermediate Funcs, which reads past the inputs' ends.
-TailKind tail_for(bool update_stage, int64_t product, int64_t extent) {
-    if (extent % product == 0) return TailKind::Auto;
-    if (!update_stage && product <= extent) return TailKind::ShiftInwards;
-    return TailKind::GuardWithIf;
-}
 
 /// Moves `name` (when present) to the front of an innermost-first loop list.
 void move_innermost(std::vector<std::string> &loops, const std::string &name) {
@@ -57,7 +46,7 @@ SamplerParams sampler_params_for_space(const std::string &name) {
 
 SketchSampler::SketchSampler(const WorkloadSpec &spec, SamplerParams params, uint64_t seed)
     : spec_(spec), params_(params), rng_(seed), direct_(build_workload(spec)), workload_(direct_.get()) {
-    if (params_.space >= 9) build_winograd_forms();
+    if (params_.space >= 9) winograd_forms_ = winograd_forms(spec);
 }
 
 uint32_t SketchSampler::choose(DecisionKind kind, uint32_t n) {

@@ -271,8 +271,6 @@ private:
     Level schedule_elementwise(ActionList &out, const FuncInfo &f, Level allowed, const std::string &at);
     /// The dim a pure producer computed at the root runs in parallel (it has at least 2 dims).
     std::string root_parallel_dim(const FuncInfo &f) const;
-    /// (space 9) Builds the spec's Winograd forms (none when it has none).
-    void build_winograd_forms();
     /// (space 9) Draws whether to compute the spec by Winograd: the tile (0: the direct algorithm), and
     /// points workload_ at that program.
     int draw_algorithm();

@@ -72,4 +72,16 @@ Halide::Buffer<float> winograd_weights(const Halide::Buffer<float> &weights, int
     return u;
 }
 
+std::map<int, std::unique_ptr<Workload>> winograd_forms(const WorkloadSpec &spec) {
+    std::map<int, std::unique_ptr<Workload>> forms;
+    for (int m : winograd_tiles()) {
+        try {
+            forms[m] = build_workload(spec, BuildChoices{{}, m});
+        } catch (const SpecError &) {
+            // no Winograd form of this spec
+        }
+    }
+    return forms;
+}
+
 }  // namespace worldtune

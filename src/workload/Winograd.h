@@ -10,8 +10,12 @@
 // with the point at infinity; larger tiles lose float32 accuracy and are not offered.
 #pragma once
 
+#include "workload/Workload.h"
+
 #include "Halide.h"
 
+#include <map>
+#include <memory>
 #include <vector>
 
 namespace worldtune {
@@ -32,5 +36,8 @@ double winograd_output_coefficient(int m, int i, int xi);
 /// products read whole vectors of them. A weight is known before the program runs: its caller transforms it
 /// once, as it arranges weights stored in blocks.
 Halide::Buffer<float> winograd_weights(const Halide::Buffer<float> &weights, int m);
+
+/// The Winograd programs of a spec, by tile (BuildChoices::winograd_tile): empty for a spec without a form.
+std::map<int, std::unique_ptr<Workload>> winograd_forms(const WorkloadSpec &spec);
 
 }  // namespace worldtune
