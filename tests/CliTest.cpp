@@ -66,7 +66,7 @@ TEST(Cli, BadInputGivesOneClearLine) {
         {"tune matmul:M=4,N=4,K=4 --space v99", "v99"},
         {"dataset collect --space v0", "v0"},
         {"workloads --network alexnet", "alexnet"},
-        {"sample matmul:M=4,N=4,K=4 --space v10", "v10"},
+        {"sample matmul:M=4,N=4,K=4 --space v11", "v11"},
         {"tune --network bert_base --hours -1", "--hours"},
         {"estimate --network alexnet", "alexnet"},
         {"estimate --network resnet50 --db /nonexistent.db", "no database"},
@@ -372,8 +372,8 @@ TEST(Cli, CompareWritesAReportPerModelBudgetAndPeer) {
     EXPECT_EQ(out.find("trials to measure"), std::string::npos) << out;
     EXPECT_NE(out.find("static/v1@4"), std::string::npos) << out;
     // A search space that does not exist: one line, before anything is tuned.
-    EXPECT_EQ(run_worldtune("compare matmul:M=32,N=24,K=16 --models random/v10 --db " + db, out), 1);
-    EXPECT_NE(out.find("unknown search space 'v10'"), std::string::npos) << out;
+    EXPECT_EQ(run_worldtune("compare matmul:M=32,N=24,K=16 --models random/v11 --db " + db, out), 1);
+    EXPECT_NE(out.find("unknown search space 'v11'"), std::string::npos) << out;
     // A bundle per entry (two world models side by side): only for world models, and it must exist.
     EXPECT_EQ(run_worldtune("compare matmul:M=32,N=24,K=16 --models static@models/world --db " + db, out), 1);
     EXPECT_NE(out.find("only the world models load a bundle"), std::string::npos) << out;

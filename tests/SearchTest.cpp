@@ -422,9 +422,36 @@ TEST(Search, Space9ComputesDenseThreeByThreeConvolutionsByWinograd) {
     for (const char *same : {"conv2d:N=1,C=16,H=9,W=9,K=16,R=3,S=3,stride=2,pad=1", "conv2d:N=1,C=16,H=7,W=7,K=32,R=3,S=3,pad=1,layout=NHWC",
                              "dense:M=8,N=64,K=48,bias=1", "softmax:M=8,N=100"}) {
         const WorkloadSpec other = WorkloadSpec::parse(same);
-        SketchSampler a(other, space_with_lanes("v9", 8), test_seed()), b(other, space_with_lanes("v8", 8), test_seed());
-        for (int i = 0; i < 20; i++) EXPECT_EQ(actions_to_json(a.sample_valid()), actions_to_json(b.sample_valid())) << same;
+        for (const char *space : {"v9", "v10"}) {
+            SketchSampler a(other, space_with_lanes(space, 8), test_seed()), b(other, space_with_lanes("v8", 8), test_seed());
+            for (int i = 0; i < 20; i++) EXPECT_EQ(actions_to_json(a.sample_valid()), actions_to_json(b.sample_valid())) << same << " " << space;
+        }
     }
+}
+
+TEST(Search, Space10VectorizesWinogradOutputsAlongTheChannelsTheyRead) {
+    // The Winograd output reads the output transform stored by channel: space 10 vectorizes it along the
+    // channels (dense loads) at p_read_vector, else along x as space 9 always does (x is a vector long here).
+    // Both kinds compute the convolution.
+    const WorkloadSpec spec = WorkloadSpec::parse("conv2d:N=1,C=16,H=9,W=9,K=16,R=3,S=3,pad=1,bias=1,act=relu");
+    SketchSampler v10(spec, space_with_lanes("v10", 8), test_seed()), v9(spec, space_with_lanes("v9", 8), test_seed());
+    const auto out_vector_dim = [](const ActionList &a) {
+        for (const Action &x : a)
+            if (x.stage == "out" && x.kind == ActionKind::Annotate && x.annotation == AnnotationKind::Vectorize) return x.dims.at(0).substr(0, 1);
+        return std::string();
+    };
+    const auto winograd = [](const ActionList &a) { return !a.empty() && a.front().kind == ActionKind::Winograd; };
+    std::map<std::string, int> by_dim, by_dim_v9;
+    for (int i = 0; i < 60; i++) {
+        const ActionList a = v10.sample_valid(), b = v9.sample_valid();
+        if (winograd(b)) by_dim_v9[out_vector_dim(b)]++;
+        if (!winograd(a)) continue;
+        const std::string dim = out_vector_dim(a);
+        if (by_dim[dim]++ < 2) EXPECT_TRUE(runs_right(spec, a, 23)) << actions_to_json(a).dump();
+    }
+    EXPECT_GE(by_dim["k"], 4);
+    EXPECT_GE(by_dim["x"], 4);
+    EXPECT_EQ(by_dim_v9["k"], 0);
 }
 
 TEST(Search, LongRowReductionsAreRfactoredIntoVectors) {

@@ -40,7 +40,8 @@ void add_space_option(CLI::App *cmd, SamplerParams &sampler) {
            "convolution's strided input read through a dense subsampled copy when a schedule computes it; v8: v7 "
            "with weights asked for stored in blocks of a vector along the vector loop, arranged once before the "
            "runs; v9: v8 with dense 3x3 convolutions at stride 1 computed by Winograd's F(2, 3) or F(4, 3) when "
-           "drawn, the weights passed transformed; default " + default_search_space() + ")")
+           "drawn, the weights passed transformed; v10: v9 with a Winograd output vectorized along the channels it "
+           "reads densely when drawn; default " + default_search_space() + ")")
         ->check(CLI::IsMember(names));
 }
 

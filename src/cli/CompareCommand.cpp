@@ -19,7 +19,7 @@ void add_compare_command(CLI::App &app) {
     CLI::App *cmd = app.add_subcommand("compare", "Tune workloads per cost model and budget, compare with every peer side by side; write a markdown report");
     cmd->add_option("specs", opts->specs, "Workload specs")->required();
     cmd->add_option("--models", opts->models, "Comma-separated cost models, each optionally with the search space it searches: "
-                                          "MODEL[/SPACE][@BUNDLE], SPACE v1 to v9 (default " + default_search_space() +
+                                          "MODEL[/SPACE][@BUNDLE], SPACE v1 to v10 (default " + default_search_space() +
                                           "), BUNDLE a world model's folder (default --bundle), "
                                           "e.g. random/v1,random/v2 or world@models/world,world@retrained")->capture_default_str();
     cmd->add_option("--trials", opts->trials, "Comma-separated trial budgets (each run tunes to the largest)")->capture_default_str();

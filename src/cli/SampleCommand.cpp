@@ -1,4 +1,4 @@
-// `worldtune sample SPEC [--count N] [--seed S] [--space v1|...|v9]`: print random valid schedules, one JSON action list a line.
+// `worldtune sample SPEC [--count N] [--seed S] [--space v1|...|v10]`: print random valid schedules, one JSON action list a line.
 #include "cli/Commands.h"
 
 #include "search/SketchSampler.h"

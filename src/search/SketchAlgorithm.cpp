@@ -1,5 +1,6 @@
-// The sampler's rules of search space 9: the algorithm choice (Winograd for a convolution that has a form)
-// and the constant-tensor rule for the Funcs that index a small constant matrix (SketchSampler.h).
+// The sampler's rules of search spaces 9 and 10: the algorithm choice (Winograd for a convolution that has a form)
+// the constant-tensor rule for the Funcs that index a small constant matrix, and (space 10) the read-order rule
+// for an output that reads such a Func back (SketchSampler.h).
 #include "search/SketchSampler.h"
 
 #include "search/SketchNames.h"
@@ -94,6 +95,25 @@ void SketchSampler::schedule_constant_indexed(ActionList &out, const FuncInfo &f
     for (const LoopDim &d : f.dims)
         if (constant(d) && d.extent > 1) out.push_back(Action::annotate(f.name, d.name, AnnotationKind::Unroll));
     if (!parallel.empty()) parallelize(out, f.name, parallel);
+}
+
+void SketchSampler::choose_read_vector_dim(const FuncInfo &f) {
+    if (params_.space < 10) return;
+    const auto reads_innermost = [&](const StageRead &read) {
+        return std::any_of(read.dim_vars.begin(), read.dim_vars.end(), [&](const std::vector<std::string> &vars) {
+            return std::find(vars.begin(), vars.end(), f.dims[0].name) != vars.end();
+        });
+    };
+    for (const StageRead &read : f.stages.front().reads) {
+        if (read.is_input || read.dim_of(f.dims[0].name) == 0 || !reads_innermost(read)) continue;
+        for (size_t i = 1; i < f.dims.size(); i++) {
+            if (f.dims[i].extent < lanes() || read.dim_of(f.dims[i].name) != 0) continue;
+            if (!chance(DecisionKind::Structure, params_.p_read_vector)) return;
+            wide_vector_dim_ = f.dims[i].name;
+            vector_by_read_ = true;
+            return;
+        }
+    }
 }
 
 }  // namespace worldtune

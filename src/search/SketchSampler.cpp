@@ -27,7 +27,7 @@ void move_innermost(std::vector<std::string> &loops, const std::string &name) {
 
 }  // namespace
 
-std::vector<std::string> search_space_names() { return {"v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"}; }
+std::vector<std::string> search_space_names() { return {"v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"}; }
 
 std::string default_search_space() { return search_space_names()[size_t(SamplerParams{}.space - 1)]; }
 
@@ -178,8 +178,10 @@ void SketchSampler::vectorize_pure(ActionList &out, const std::string &stage, co
 
 void SketchSampler::choose_wide_vector_dim() {
     wide_vector_dim_.clear();
+    vector_by_read_ = false;
     const FuncInfo &f = workload_->func_infos.back();
-    if (f.dims.empty() || f.dims[0].extent >= lanes()) return;
+    if (f.dims.empty()) return;
+    if (f.dims[0].extent >= lanes()) return choose_read_vector_dim(f);
     for (size_t i = 1; i < f.dims.size(); i++) {
         if (f.dims[i].extent < lanes()) continue;
         if (chance(DecisionKind::Structure, params_.p_wide_vector)) wide_vector_dim_ = f.dims[i].name;
@@ -188,7 +190,7 @@ void SketchSampler::choose_wide_vector_dim() {
 }
 
 size_t SketchSampler::vector_index(const FuncInfo &f, const std::vector<int64_t> &extents) const {
-    if (wide_vector_dim_.empty() || extents.empty() || extents[0] >= lanes()) return 0;
+    if (wide_vector_dim_.empty() || extents.empty() || (extents[0] >= lanes() && !vector_by_read_)) return 0;
     for (size_t i = 1; i < f.dims.size() && i < extents.size(); i++)
         if (f.dims[i].name == wide_vector_dim_ && extents[i] >= lanes()) return i;
     return 0;

@@ -71,6 +71,12 @@
 //                      outermost other dim; a reduction it alone reads (Winograd's matrix products) is computed
 //                      at the root or inside one of its outer loops, drawn alike, and tiled there as a fused
 //                      reduction (its accumulators stay in a block small enough for the cache and registers)
+//   read order         (space 10) an output whose innermost dim steps through a Func it reads with another
+//                      stride, while one of its outer dims (at least a vector long) steps through that Func's
+//                      innermost dim (Winograd's output transform, stored by channel, read back into NCHW)
+//                      may be vectorized along that outer dim at p_read_vector, like a wide vector: the loads
+//                      are whole vectors and the stores scatter, instead of the reverse. Programs without such
+//                      a read sample as in space 9
 // Every random choice is recorded on a DecisionTape. Replaying a tape rebuilds its schedule; changing one
 // decision (mutation) or splicing two tapes (crossover) gives a neighbour that is again an instance of a
 // sketch: the evolutionary search works on tapes and never has to repair an action list.
@@ -106,7 +112,9 @@ struct SamplerParams {
                                      ///< 8 = and weights asked for in blocks of a vector (`BL`), the default
                                      ///< since docs/results/space-v8-zen5,
                                      ///< 9 = and the Winograd algorithm for dense 3x3 convolutions at stride 1
-                                     ///< (`WG`) with the constant-tensor rule
+                                     ///< (`WG`) with the constant-tensor rule,
+                                     ///< 10 = and the read-order rule (Winograd's output vectorized along
+                                     ///< the channels it reads densely)
     int vector_lanes = 0;            ///< float32 lanes of a vector; 0: the host target's natural width
     int vector_registers = 0;        ///< vector registers of the target; 0: the host's (32 with AVX-512, else 16)
     double p_pack_input = 0.5;       ///< (space 2) chance of packing an input read strided along the vector loop
@@ -137,6 +145,8 @@ struct SamplerParams {
                                      ///< (only when the two loops differ). Random samples of 7 val
                                      ///< workloads: in the best schedule of 5 (docs/results.md, "Row blocks")
     double p_inline_elementwise = 0.6;  ///< chance that a simple elementwise producer stays inlined
+    double p_read_vector = 0.5;      ///< (space 10) of an output the read-order rule applies to: chance of
+                                     ///< vectorizing the dim it reads densely. Not tuned: an even prior
     double p_wide_vector = 0.8;      ///< when the output's innermost loop is shorter than a vector: chance
                                      ///< of vectorizing the first loop that is long enough instead
     double p_register_fill = 0.5;    ///< (spaces 5, 6) of an update with a vectorized loop: chance of the register-fill rule
@@ -254,9 +264,13 @@ private:
     /// Where a producer is computed, outermost first: at the root, once per iteration of the output's
     /// parallel loop, or inside the output's tile. A producer may go no deeper than its shallowest consumer.
     enum class Level { Root, ParallelLoop, Tile };
-    /// The output dim vectorized instead of a too-short innermost one ("" none); drawn once per schedule.
+    /// The output dim vectorized instead of a too-short innermost one, or (space 10) instead of one that
+    /// reads its producer with a stride ("" none); drawn once per schedule.
     std::string wide_vector_dim_;
+    bool vector_by_read_ = false;  ///< wide_vector_dim_ was drawn by the read-order rule (space 10)
     void choose_wide_vector_dim();
+    /// (space 10) The read-order rule: see the list of rules above.
+    void choose_read_vector_dim(const FuncInfo &f);
     /// Which of a Func's pure dims to vectorize, given their extents: the innermost one, or the wide one.
     size_t vector_index(const FuncInfo &f, const std::vector<int64_t> &extents) const;
     void tile_output(ActionList &out, std::vector<int64_t> &tiles, std::string &tile_loop);
