@@ -201,6 +201,22 @@ bool have_mpirun() {
     return run_command("mpirun --version", out) == 0;
 }
 
+/// Whether this machine's MPI starts worldtune ranks at all: 2 ranks of `worldtune --version` (MPI_Init and
+/// MPI_Finalize, nothing of the farm) within 60 s. On the Intel Xeon VM of 2026-12-07 (docs/scale.md,
+/// "Faults") every start lost a rank in MPI_Init while a small MPI program ran; the farm cannot be tested
+/// there, and a test that waits 900 s for it says nothing about the farm.
+bool mpi_starts_worldtune(std::string &out) {
+    return run_command("timeout -s KILL 60 mpirun --allow-run-as-root --oversubscribe -np 2 " + std::string(WORLDTUNE_BINARY) + " --version", out) == 0;
+}
+
+#define SKIP_WITHOUT_WORKING_MPI()                                                              \
+    do {                                                                                        \
+        if (!have_mpirun()) GTEST_SKIP() << "no mpirun";                                        \
+        std::string mpi_out;                                                                    \
+        if (!mpi_starts_worldtune(mpi_out)) GTEST_SKIP() << "MPI cannot start worldtune here: " \
+                                                         << mpi_out.substr(0, 400);            \
+    } while (0)
+
 std::string mpirun(int ranks) {
     return "mpirun --allow-run-as-root --oversubscribe --enable-recovery -np " + std::to_string(ranks) + " " + WORLDTUNE_BINARY;
 }
@@ -213,7 +229,7 @@ TEST(Farm, MpiCollectionStoresWhatOneProcessStores) {
 #ifndef WORLDTUNE_WITH_MPI
     GTEST_SKIP() << "built without MPI";
 #endif
-    if (!have_mpirun()) GTEST_SKIP() << "no mpirun";
+    SKIP_WITHOUT_WORKING_MPI();
     const std::string dir = testing::TempDir();
     const std::string list = dir + "/farm_list.txt";
     std::FILE *f = std::fopen(list.c_str(), "w");
@@ -250,7 +266,7 @@ TEST(Farm, MpiNetworkTuningMeasuresOnTheMeasurerRanks) {
 #ifndef WORLDTUNE_WITH_MPI
     GTEST_SKIP() << "built without MPI";
 #endif
-    if (!have_mpirun()) GTEST_SKIP() << "no mpirun";
+    SKIP_WITHOUT_WORKING_MPI();
     const std::string single = testing::TempDir() + "/farm_net_single.db", farm = testing::TempDir() + "/farm_net_farm.db";
     std::remove(single.c_str());
     std::remove(farm.c_str());

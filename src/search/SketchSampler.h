@@ -55,7 +55,7 @@
 //                      stays inlined without a draw, so those spaces sample as before views existed; and
 //                      an elementwise producer computed at the root runs its outermost loop longer than 1 in
 //                      parallel (up to space 6 its outermost loop, a serial batch of one)
-//   weight blocks      (space 8, the default) a packed weight whose dim along the vector loop is a whole number of vectors
+//   weight blocks      (space 8) a packed weight whose dim along the vector loop is a whole number of vectors
 //                      may be asked for stored in blocks of one vector along that dim (`BL`, first in the
 //                      list: it rebuilds the program), read in place: oneDNN's `OIhw16o`-style formats
 //   Winograd           (space 9) a convolution with a Winograd form (a dense 3x3 NCHW window at stride 1) is
@@ -71,7 +71,7 @@
 //                      outermost other dim; a reduction it alone reads (Winograd's matrix products) is computed
 //                      at the root or inside one of its outer loops, drawn alike, and tiled there as a fused
 //                      reduction (its accumulators stay in a block small enough for the cache and registers)
-//   read order         (space 10) an output whose innermost dim steps through a Func it reads with another
+//   read order         (space 10, the default) an output whose innermost dim steps through a Func it reads with another
 //                      stride, while one of its outer dims (at least a vector long) steps through that Func's
 //                      innermost dim (Winograd's output transform, stored by channel, read back into NCHW)
 //                      may be vectorized along that outer dim at p_read_vector, like a wide vector: the loads
@@ -95,7 +95,7 @@ namespace worldtune {
 
 /// Every knob of random sampling, with its default.
 struct SamplerParams {
-    int space = 8;                   ///< the sketch rules: 1 = before search space v2 (no packed inputs, unroll
+    int space = 10;                  ///< the sketch rules: 1 = before search space v2 (no packed inputs, unroll
                                      ///< up to max_unroll), 2 = with packed inputs and register tiles,
                                      ///< 3 = and weights asked for in a packed layout, 4 = and vector blocks
                                      ///< with weights packed at p_pack_weight (the default from
@@ -110,11 +110,12 @@ struct SamplerParams {
                                      ///< 7 = and strided views computed (the elementwise decisions), root
                                      ///< elementwise producers parallel over a loop longer than 1,
                                      ///< 8 = and weights asked for in blocks of a vector (`BL`), the default
-                                     ///< since docs/results/space-v8-zen5,
+                                     ///< from docs/results/space-v8-zen5 to space-v10-val-xeon,
                                      ///< 9 = and the Winograd algorithm for dense 3x3 convolutions at stride 1
                                      ///< (`WG`) with the constant-tensor rule,
                                      ///< 10 = and the read-order rule (Winograd's output vectorized along
-                                     ///< the channels it reads densely)
+                                     ///< the channels it reads densely), the default since
+                                     ///< docs/results/space-v10-val-xeon
     int vector_lanes = 0;            ///< float32 lanes of a vector; 0: the host target's natural width
     int vector_registers = 0;        ///< vector registers of the target; 0: the host's (32 with AVX-512, else 16)
     double p_pack_input = 0.5;       ///< (space 2) chance of packing an input read strided along the vector loop
