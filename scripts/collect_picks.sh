@@ -6,7 +6,7 @@
 # ROUND=2 (3, ...) continues every workload's run by 32 more trials in the same database, with the bundle
 # shipped then (the rankers retrained on the earlier rounds), so the picks cover the late half of a run;
 # the export then holds every round.
-# SPACE=v1..v7 tunes in that search space (default: the tuner's default space, `worldtune tune --help`); one database holds one
+# SPACE=vN tunes in that search space (default: the tuner's default space, `worldtune tune --help`); one database holds one
 # space's picks, so give each space its own DB and NAME (e.g. SPACE=v4 bash scripts/collect_picks.sh zen5-v4).
 # DIFFERS_FROM=vM (with SPACE) keeps only the workloads whose `worldtune sample` draws differ between SPACE and
 # vM (20 samples, seed 3): the ones a new space's rule reaches (e.g. SPACE=v6 DIFFERS_FROM=v4), since on the
