@@ -416,6 +416,52 @@ TEST(ModelTest, ScheduleReaderResetsBetweenCandidates) {
     EXPECT_LE(winograd, 50);
 }
 
+TEST(ModelTest, ScheduleReaderBlockSharesPrefixesExactly) {
+    // A block read with its common prefixes simulated once gives every candidate what a fresh simulation of
+    // it gives: sampled candidates (Winograd ones among them) sorted by their actions, each also followed by
+    // a copy and by its prefixes, so some share everything, some are a prefix of the one before or after.
+    const WorkloadSpec spec = WorkloadSpec::parse("conv2d:N=1,C=16,H=14,W=14,K=32,R=3,S=3,pad=1,bias=1,act=relu");
+    const TaskPrograms programs(spec);
+    SketchSampler sampler(spec, sampler_params_for_space("v9"), 11);
+    std::vector<ActionList> candidates;
+    for (int i = 0; i < 40; i++) {
+        const ActionList actions = sampler.draw();
+        candidates.push_back(actions);
+        candidates.push_back(actions);
+        candidates.emplace_back(actions.begin(), actions.begin() + long(actions.size() / 2));
+        candidates.emplace_back(actions.begin(), actions.begin() + long(actions.size() - 1));
+    }
+    auto texts = [](const ActionList &actions) {
+        std::vector<std::string> out;
+        for (const Action &a : actions) out.push_back(a.to_string());
+        return out;
+    };
+    std::sort(candidates.begin(), candidates.end(), [&](const ActionList &a, const ActionList &b) { return texts(a) < texts(b); });
+    std::vector<const ActionList *> lists;
+    std::vector<size_t> shared;
+    for (size_t j = 0; j < candidates.size(); j++) {
+        lists.push_back(&candidates[j]);
+        size_t n = 0;
+        if (j > 0)
+            while (n < candidates[j].size() && n < candidates[j - 1].size() && candidates[j][n].to_string() == candidates[j - 1][n].to_string()) n++;
+        shared.push_back(n);
+    }
+    ASSERT_GT(std::count_if(shared.begin(), shared.end(), [](size_t n) { return n > 3; }), 60);
+    ScheduleReader reader(programs);
+    for (int pass = 0; pass < 2; pass++) {  // the second pass reuses the reader's saved states' storage
+        std::vector<std::vector<ActionContext>> contexts(lists.size(), std::vector<ActionContext>(2));
+        std::vector<std::vector<float>> parallelism(lists.size());
+        reader.read_block(lists, shared, programs.flops(), contexts, parallelism);
+        for (size_t j = 0; j < lists.size(); j++) {
+            std::vector<ActionContext> fresh;
+            std::vector<float> fresh_par;
+            read_schedule(programs.funcs_for(candidates[j]), candidates[j], programs.flops(), fresh, fresh_par);
+            ASSERT_EQ(contexts[j], fresh) << "candidate " << j << ", pass " << pass;
+            ASSERT_EQ(parallelism[j], fresh_par) << "candidate " << j << ", pass " << pass;
+        }
+    }
+}
+
 TEST(ModelTest, RankingMetricsScoreTiesByExpectedValue) {
     // A constant model earns what random picking earns: the mean gain for top-1, half the pairs.
     const RankingMetrics flat = group_ranking_metrics({1, 2, 4}, {0, 0, 0});

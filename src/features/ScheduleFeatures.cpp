@@ -2,17 +2,41 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
+#include <stdexcept>
 
 namespace worldtune {
 
 namespace {
+
+/// A name's 64-bit FNV-1a hash: lookups by loop or stage name, which run for every action of every scored
+/// candidate, compare it before the name itself.
+uint64_t name_id(const std::string &name) {
+    uint64_t h = 1469598103934665603ull;
+    for (const char c : name) h = (h ^ uint64_t(static_cast<unsigned char>(c))) * 1099511628211ull;
+    return h;
+}
 
 struct Loop {
     std::string name;
     std::string origin;  ///< the stage's original dim it was split from ("" for a fused loop)
     int64_t extent = 1;
     bool vectorized = false, unrolled = false, parallel = false;
+    uint64_t id = 0;     ///< name_id(name)
+};
+
+Loop make_loop(std::string name, std::string origin, int64_t extent) {
+    Loop l{std::move(name), std::move(origin), extent};
+    l.id = name_id(l.name);
+    return l;
+}
+
+/// The loops of one stage, innermost first.
+struct StageNest {
+    std::string stage;
+    uint64_t id = 0;  ///< name_id(stage)
+    std::vector<Loop> loops;
 };
 
 struct Placement {
@@ -29,17 +53,17 @@ public:
     explicit NestSimulator(const std::vector<FuncInfo> &funcs, bool with_access = false) : funcs_(funcs), with_access_(with_access) {
         for (const FuncInfo &f : funcs)
             for (const StageInfo &s : f.stages) {
-                std::vector<Loop> &loops = nests_[s.name];
-                for (const LoopDim &d : s.dims) loops.push_back({d.name, d.name, std::max<int64_t>(1, d.extent)});
+                std::vector<Loop> *loops = nest(s.name);
+                if (!loops) nests_.push_back({s.name, name_id(s.name), {}}), loops = &nests_.back().loops;
+                for (const LoopDim &d : s.dims) loops->push_back(make_loop(d.name, d.name, std::max<int64_t>(1, d.extent)));
             }
     }
 
-    /// Back to the nests `initial` had when it was built (the same funcs): the loops are copied into the
-    /// vectors already allocated, so resetting per candidate allocates almost nothing.
-    void reset(const NestSimulator &initial) {
-        auto from = initial.nests_.begin();
-        for (auto &entry : nests_) entry.second = (from++)->second;  // the same stages, in the same order
-        placements_.clear();
+    /// The nests and placements `from` has (a simulator built from the same funcs): the loops are copied
+    /// into the vectors already allocated, so copying per candidate allocates almost nothing.
+    void copy_state(const NestSimulator &from) {
+        for (size_t i = 0; i < nests_.size(); i++) nests_[i].loops = from.nests_[i].loops;  // the same stages, in the same order
+        placements_ = from.placements_;
     }
 
     void apply(const Action &a) {
@@ -97,7 +121,7 @@ public:
                 if (p.location == 2) instances = double(instances_at(p.consumer, p.loop));
             }
             for (const StageInfo &s : f.stages) {
-                const std::vector<Loop> &loops = nests_.at(s.name);
+                const std::vector<Loop> &loops = loops_of(s.name);
                 double outside = 1, extent = 1;
                 bool inside = false;
                 for (auto l = loops.rbegin(); l != loops.rend(); ++l) {  // outermost first
@@ -177,13 +201,13 @@ public:
 private:
     const std::vector<FuncInfo> &funcs_;
     bool with_access_ = false;  ///< features() adds access_features
-    std::map<std::string, std::vector<Loop>> nests_;
+    std::vector<StageNest> nests_;  ///< a handful of stages: found by a scan of their ids
     std::map<std::string, Placement> placements_;
     std::vector<Loop> scratch_loops_;   ///< reused by split and reorder
     std::vector<size_t> scratch_slots_;
 
     /// The last stage of a Func (where a consumer's loops are), or the name itself.
-    std::string last_stage_of(const std::string &func) const {
+    const std::string &last_stage_of(const std::string &func) const {
         for (const FuncInfo &f : funcs_)
             if (f.name == func && !f.stages.empty()) return f.stages.back().name;
         return func;
@@ -200,13 +224,30 @@ private:
         return 0;
     }
 
+    const StageNest *stage_nest(const std::string &stage) const {
+        const uint64_t id = name_id(stage);
+        for (const StageNest &n : nests_)
+            if (n.id == id && n.stage == stage) return &n;
+        return nullptr;
+    }
+
     std::vector<Loop> *nest(const std::string &stage) {
-        auto it = nests_.find(stage);
-        return it == nests_.end() ? nullptr : &it->second;
+        const uint64_t id = name_id(stage);
+        for (StageNest &n : nests_)
+            if (n.id == id && n.stage == stage) return &n.loops;
+        return nullptr;
+    }
+
+    /// The loops of a stage the simulator was built with (std::out_of_range for another name).
+    const std::vector<Loop> &loops_of(const std::string &stage) const {
+        const StageNest *found = stage_nest(stage);
+        if (!found) throw std::out_of_range("nest simulator: no stage " + stage);
+        return found->loops;
     }
 
     static std::vector<Loop>::iterator find(std::vector<Loop> &loops, const std::string &name) {
-        return std::find_if(loops.begin(), loops.end(), [&](const Loop &l) { return l.name == name; });
+        const uint64_t id = name_id(name);
+        return std::find_if(loops.begin(), loops.end(), [&](const Loop &l) { return l.id == id && l.name == name; });
     }
 
     void split(const Action &a) {
@@ -220,8 +261,8 @@ private:
         // The pieces innermost first, named as Action::split_names names them (outermost piece _0).
         std::vector<Loop> &pieces = scratch_loops_;
         pieces.clear();
-        for (size_t i = a.factors.size(); i >= 1; i--) pieces.push_back({a.split_name(i), whole.origin, a.factors[i - 1]});
-        pieces.push_back({a.split_name(0), whole.origin, (whole.extent + product - 1) / product});
+        for (size_t i = a.factors.size(); i >= 1; i--) pieces.push_back(make_loop(a.split_name(i), whole.origin, a.factors[i - 1]));
+        pieces.push_back(make_loop(a.split_name(0), whole.origin, (whole.extent + product - 1) / product));
         const auto at = loops->erase(it);
         loops->insert(at, pieces.begin(), pieces.end());
     }
@@ -249,7 +290,7 @@ private:
         auto inner = find(*loops, a.dims[0]);
         auto outer = find(*loops, a.dims[1]);
         if (inner == loops->end() || outer == loops->end()) return;
-        Loop fused{a.dims[2], "", inner->extent * outer->extent};
+        Loop fused = make_loop(a.dims[2], "", inner->extent * outer->extent);
         fused.parallel = inner->parallel || outer->parallel;
         *inner = fused;
         loops->erase(find(*loops, a.dims[1]));
@@ -267,21 +308,19 @@ private:
 
     /// The product of the consumer's (last stage's) loops from the outermost down to `loop`.
     int64_t instances_at(const std::string &consumer, const std::string &loop) const {
-        std::string stage = consumer;
-        for (const FuncInfo &f : funcs_)
-            if (f.name == consumer && !f.stages.empty()) stage = f.stages.back().name;
-        auto it = nests_.find(stage);
-        if (it == nests_.end()) return 0;
+        const StageNest *nest = stage_nest(last_stage_of(consumer));
+        if (!nest) return 0;
+        const uint64_t id = name_id(loop);
         int64_t product = 1;
-        for (auto l = it->second.rbegin(); l != it->second.rend(); ++l) {
+        for (auto l = nest->loops.rbegin(); l != nest->loops.rend(); ++l) {
             product *= l->extent;
-            if (l->name == loop) return product;
+            if (l->id == id && l->name == loop) return product;
         }
         return 0;
     }
 
     void stage_features(const StageInfo &s, KeyedFeatures &out) const {
-        const std::vector<Loop> &loops = nests_.at(s.name);
+        const std::vector<Loop> &loops = loops_of(s.name);
         const std::string &p = s.name;
         float vec = 0, unroll = 1, par = 1;
         std::string vec_dim;
@@ -316,7 +355,7 @@ private:
     /// How the vectorized and the innermost loop walk every read and the store (the walk counts), and the
     /// bytes the innermost loops touch (see ScheduleFeatures.h).
     void access_features(const FuncInfo &f, const StageInfo &s, KeyedFeatures &out) const {
-        const std::vector<Loop> &loops = nests_.at(s.name);
+        const std::vector<Loop> &loops = loops_of(s.name);
         const StageRead store = store_access(f);
         std::string vec_var;
         size_t task_loops = loops.size();  // the loops inside the outermost parallel loop
@@ -436,14 +475,59 @@ void simulate(NestSimulator &sim, const ActionList &actions, std::vector<ActionC
 
 }  // namespace
 
-void ScheduleReader::read(const ActionList &actions, double flops, std::vector<ActionContext> &contexts, std::vector<float> &parallelism) {
-    const std::vector<FuncInfo> &funcs = programs_.funcs_for(actions);
+ScheduleReader::Nests &ScheduleReader::nests_for(const std::vector<FuncInfo> &funcs) {
     Nests &nests = nests_[&funcs];
     if (!nests.initial) nests.initial = std::make_unique<NestSimulator>(funcs), nests.work = std::make_unique<NestSimulator>(funcs);
+    return nests;
+}
+
+void ScheduleReader::read(const ActionList &actions, double flops, std::vector<ActionContext> &contexts, std::vector<float> &parallelism) {
+    Nests &nests = nests_for(programs_.funcs_for(actions));
     NestSimulator &sim = *nests.work;
-    sim.reset(*nests.initial);
+    sim.copy_state(*nests.initial);
     simulate(sim, actions, contexts);
     push_parallelism(sim, flops, parallelism);
+}
+
+void ScheduleReader::read_block(const std::vector<const ActionList *> &lists, const std::vector<size_t> &shared, double flops,
+                                std::vector<std::vector<ActionContext>> &contexts, std::vector<std::vector<float>> &parallelism) {
+    const std::vector<FuncInfo> *previous_funcs = nullptr;
+    for (size_t j = 0; j < lists.size(); j++) {
+        const ActionList &actions = *lists[j];
+        const std::vector<FuncInfo> &funcs = programs_.funcs_for(actions);
+        Nests &nests = nests_for(funcs);
+        if (&funcs != previous_funcs) nests.saved_count = 0;  // its saved states belong to an older path
+        const size_t from_previous = &funcs == previous_funcs ? std::min(shared[j], actions.size()) : 0;
+        // The deepest saved state this candidate shares: every state still saved is a prefix of the
+        // previous path no longer than what each candidate since shared with the one before it.
+        while (nests.saved_count > 0 && nests.saved_depth[nests.saved_count - 1] > from_previous) nests.saved_count--;
+        const size_t start = nests.saved_count > 0 ? nests.saved_depth[nests.saved_count - 1] : 0;
+        NestSimulator &sim = *nests.work;
+        sim.copy_state(start > 0 ? *nests.saved[nests.saved_count - 1] : *nests.initial);
+        std::vector<ActionContext> &out = contexts[j];
+        if (start > 0) out.assign(contexts[j - 1].begin(), contexts[j - 1].begin() + long(start));
+        else out.clear();
+        out.reserve(actions.size());
+        const size_t keep = j + 1 < lists.size() ? std::min(shared[j + 1], actions.size()) : 0;  // what the next one shares
+        for (size_t t = start; t <= actions.size(); t++) {
+            if (t == keep && keep > start) save(nests, sim, keep);
+            if (t == actions.size()) break;
+            out.push_back(sim.context(actions[t]));
+            sim.apply(actions[t]);
+        }
+        push_parallelism(sim, flops, parallelism[j]);
+        previous_funcs = &funcs;
+    }
+}
+
+void ScheduleReader::save(Nests &nests, const NestSimulator &sim, size_t depth) {
+    if (nests.saved_count == nests.saved.size()) {
+        nests.saved.push_back(std::make_unique<NestSimulator>(*nests.initial));
+        nests.saved_depth.push_back(0);
+    }
+    nests.saved[nests.saved_count]->copy_state(sim);
+    nests.saved_depth[nests.saved_count] = depth;
+    nests.saved_count++;
 }
 
 void read_schedule(const std::vector<FuncInfo> &funcs, const ActionList &actions, double flops, std::vector<ActionContext> &contexts,

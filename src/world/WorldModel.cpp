@@ -101,6 +101,13 @@ std::vector<std::vector<uint64_t>> action_hashes(const std::vector<ActionList> &
     return hashes;
 }
 
+/// How many first entries two hash lists have in common.
+size_t common_prefix(const std::vector<uint64_t> &a, const std::vector<uint64_t> &b) {
+    size_t n = 0;
+    while (n < a.size() && n < b.size() && a[n] == b[n]) n++;
+    return n;
+}
+
 /// Candidate indices in the lexicographic order of their action hashes: candidates with a common prefix
 /// of actions end up next to each other.
 std::vector<size_t> sorted_by_actions(const std::vector<std::vector<uint64_t>> &hashes) {
@@ -249,18 +256,24 @@ std::vector<float> WorldModel::feature_rows(const std::vector<ActionList> &candi
         std::vector<std::vector<ActionContext>> contexts(kRowBlock);
         std::vector<std::vector<float>> parallelism(kRowBlock), states;
         std::vector<RolloutInput> inputs;
+        std::vector<const ActionList *> lists;
+        std::vector<size_t> shared;  // first actions each candidate has in common with the one before it
         ScheduleReader reader(*stages_);
         // Blocks of the sorted order, each taken by whichever thread is free first: the block's schedules
         // read, its candidates rolled out together, then its rows written.
         for (size_t begin = next_block.fetch_add(kRowBlock); begin < n; begin = next_block.fetch_add(kRowBlock)) {
             const size_t size = std::min(n, begin + kRowBlock) - begin;
             inputs.clear();
+            lists.clear();
+            shared.clear();
             for (size_t j = 0; j < size; j++) {
                 const size_t i = order[begin + j];
                 parallelism[j].clear();
-                reader.read(candidates[i], stages_->flops(), contexts[j], parallelism[j]);
+                lists.push_back(&candidates[i]);
+                shared.push_back(rolled && j > 0 ? common_prefix(hashes[order[begin + j - 1]], hashes[i]) : 0);
                 inputs.push_back({&candidates[i], &contexts[j], rolled ? &hashes[i] : nullptr});
             }
+            reader.read_block(lists, shared, stages_->flops(), contexts, parallelism);
             if (rolled) rollout.features_block(z0_, inputs, states);
             for (size_t j = 0; j < size; j++) {
                 const size_t i = order[begin + j];
